@@ -57,7 +57,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['move A-1003 to 24.12.2026', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['Verschiebe A-1003 auf den 24. Dezember', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-12-24"}'],
       ['reschedule A-1003 for next friday', 'update_delivery_date {"order_id":"A-1003","new_date":"2026-11-27"}'],
-      ['Pick a delivery date for A-1003', ASKS_DATE],
+      // Picking is the date picker's (the browser's pick_date), and the move follows with the day picked (it asked for a date).
+      ['Pick a delivery date for A-1003', 'pick_date {"question":"Which date suits you for A-1003?"}'],
+      ['Lass mich ein Lieferdatum für A-1002 wählen', 'pick_date {"question":"Welches Datum passt dir für A-1002?"}'],
       // Asked in German or French, the question is in that language (the argument's description is the tool's).
       ['Verschiebe A-1003', 'text: Das geht mit update_delivery_date, aber dafür brauche ich noch das neue Datum (als JJJJ-MM-TT).'],
       ['Change la date de livraison de A-1003', 'text: Je peux le faire avec update_delivery_date, mais il me manque encore la nouvelle date (au format AAAA-MM-JJ).'],

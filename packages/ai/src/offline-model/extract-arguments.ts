@@ -82,7 +82,8 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const NUMBER = /(?<![\w#./-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-])/g;
 // A common function of numbers (`sqrt(16)`, `round(3.14159, 2)`: not the `(16)` alone), or a number, in brackets or not.
 const CALL = String.raw`\b(?:sqrt|abs|floor|ceil|round|ln|log10|exp|min|max)\s*\(\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)*\s*\)`;
-const OPERAND = String.raw`(?:${CALL}|\(?\s*-?\d+(?:\.\d+)?\s*\)?)`;
+// A number may group its thousands with commas ("1,000 + 5": it read "000 + 5").
+const OPERAND = String.raw`(?:${CALL}|\(?\s*-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*\)?)`;
 // German and French words too ("17 mal 23", "6 fois 7", "10 geteilt durch 4", "9 moins 2").
 const OPERATOR = '(?:[-+*/^%×÷x]|plus|minus|times|multiplied by|divided by|over|mod|mal|fois|moins|geteilt durch|durch|divis[ée] par|multipli[ée] par)';
 // A function call is a sum alone ("sqrt(144)"); a number only with an operator and another.
@@ -515,7 +516,9 @@ function extractOne(text: string, property: Property, used: Span[], numericCount
       return zone.zone;
     }
     case 'expression': {
-      const expression = take(text, EXPRESSION, used);
+      // "17,5 mal 4": a decimal comma is a point (it read "5 mal 4"), not in a function's arguments ("max(1,2)"); "1,000"
+      // is a thousand. Same length, same places.
+      const expression = take(text.replace(/(?<![(,]\s*-?[\d.]*)(\d),(\d{1,2}|\d{4,})(?!\d)/g, '$1.$2'), EXPRESSION, used);
       return expression === undefined ? undefined : normalizeExpression(expression);
     }
     case 'boolean':
@@ -748,6 +751,7 @@ function findByPattern(text: string, pattern: string, used: Span[], anyCase = fa
 
 function normalizeExpression(expression: string): string {
   return expression
+    .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
     .replace(/multiplied by|multipli[ée] par|times|\bmal\b|\bfois\b|×|\bx\b/gi, '*')
     .replace(/(\d)\s*x\s*(\d)/gi, '$1 * $2')
     .replace(/divided by|divis[ée] par|(?:geteilt )?durch|over|÷/gi, '/')
@@ -1130,7 +1134,8 @@ const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|th
 /** The end of a word, accented letters included (`\b` after "à" finds none). */
 const END = String.raw`(?![A-Za-z\u00C0-\u024F])`;
 const ITEM_PHRASE = new RegExp(
-  String.raw`\b(?:${ITEM_VERBS})\s+(?:(?:me|us|mir|uns|moi|nous)\s+)?(?:${COUNT}\s+|(?:an?|some|the|a\s+few|a\s+couple\s+of|ein(?:e[nm]?)?|une?|des|du|de\s+la)\s+)?` +
+  // "add 3 more bananas": "more" says nothing of the thing (it added "more bananas").
+  String.raw`\b(?:${ITEM_VERBS})\s+(?:(?:me|us|mir|uns|moi|nous)\s+)?(?:${COUNT}\s+(?:(?:more|extra|other|additional|weitere|autres)\s+)?|(?:an?|some|the|a\s+few|a\s+couple\s+of|ein(?:e[nm]?)?|une?|des|du|de\s+la)\s+)?` +
     String.raw`(?!(?:${ITEM_STOP})${END})([^\n,.;:!?"“”]+?)(?=\s+(?:${ITEM_STOP})${END}|\s*[\n,.;:!?]|\s*$)`,
   'dgi',
 );
@@ -1153,6 +1158,12 @@ const NOT_GOODS = /^(?:discount|rebate|coupon|voucher|note|comment|remark|remind
  * Whether the whole request is an adding verb, a count and a thing ("add 2 coffee beans", "please buy three mugs"),
  * for a tool that takes both: nothing else says where it goes or what it is for, so it is that tool's thing to add.
  */
+/**
+ * A price after the last thing added: "for 8 euros", "at 4.50 each", "for 8", "für 3 Euro", "à 2 €" (not part of the
+ * thing's name: "add a mug for 8 euros" is a mug).
+ */
+const PRICE_TAIL = /\s+(?:for|at|für|fur|zu|je|pour|a|à)\s+(?:€\s*|\$\s*)?\d+(?:[.,]\d+)?\s*(?:€|\$|eur|euros?|dollars?|usd)?(?:\s+(?:each|apiece|a\s+piece|per\s+piece|pro\s+stück|pro\s+stuck|das\s+stück|chacun|chacune|la\s+pièce|piece))?$/i;
+
 export function addsCountedItem(text: string, schema: unknown): boolean {
   const root = normalize(schema);
   const properties = Object.entries(root.properties ?? {}).map(([name, raw]) => {
@@ -1160,7 +1171,11 @@ export function addsCountedItem(text: string, schema: unknown): boolean {
     return { name, node, kind: kindOf(name, node), required: false };
   });
   if (!properties.some((p) => p.kind === 'item') || !properties.some((p) => (p.kind === 'integer' || p.kind === 'number') && isQuantity(p))) return false;
-  const request = text.trim().replace(/^(?:please|pls|kindly|(?:can|could|would)\s+(?:you|u)(?:\s+please)?)\s+/i, '').replace(/(?:\s+(?:please|bitte|hinzu))*\s*[.!]*$/i, '');
+  const request = text
+    .trim()
+    .replace(/^(?:please|pls|kindly|(?:can|could|would)\s+(?:you|u)(?:\s+please)?)\s+/i, '')
+    .replace(/(?:\s+(?:please|bitte|hinzu))*\s*[.!]*$/i, '')
+    .replace(PRICE_TAIL, '');
   const match = new RegExp(ITEM_PHRASE.source, 'di').exec(request);
   const item = match === null ? undefined : toItemPhrase(match, 0, []);
   // "add a teapot", "füge eine Teekanne hinzu", "ajoute une théière": one, when the verb only adds and the thing is one

@@ -380,11 +380,18 @@ const LEADING_VERB =
   'add|show|list|move|clear|empty|email|mail|send|tell|check|find|look|give|put|buy|remove|delete|postpone|push|change|update|cancel|book|calculate|' +
   'f[üu]ge|zeig|leere|verschieb|schick|schreib|berechne|ajoute|montre|vide|reporte|envoie|[ée]cris|calcule';
 /**
+ * Words that lead an example of what was just asked, no request of its own: "can you make it earlier? like the 1st of
+ * December", "say Friday", "maybe the 3rd", "etwa am Freitag", "genre vendredi" (the example made the change no call).
+ */
+const EXAMPLE_LEAD =
+  String.raw`like|say|maybe|perhaps|e\.?g\.?|for\s+example|for\s+instance|preferably|ideally|etwa|vielleicht|sagen\s+wir|zum\s+Beispiel|z\.\s?B\.|am\s+liebsten|genre|disons|peut-[eê]tre|par\s+exemple|id[ée]alement|de\s+pr[ée]f[ée]rence`;
+
+/**
  * Where one request of a message ends and the next begins: "and", "then", "also", "und", "et", "puis", `;`, `?`, `. `,
  * and a comma before a verb that leads a request ("clear my cart, add 3 apples"; not "add milk, eggs and bread").
  */
 const REQUEST_BREAK = new RegExp(
-  String.raw`\s*(?:[;\n]|[.?!](?=\s)|,\s*(?=(?:${LEADING_VERB})\w*\s)|,?\s+\b(?:and(?:\s+then)?|then|also|und(?:\s+dann)?|dann|et(?:\s+puis)?|puis)\b)\s*`,
+  String.raw`\s*(?:[;\n]|[.?!](?=\s)(?!\s+(?:${EXAMPLE_LEAD})\b)|,\s*(?=(?:${LEADING_VERB})\w*\s)|,?\s+\b(?:and(?:\s+then)?|then|also|und(?:\s+dann)?|dann|et(?:\s+puis)?|puis)\b)\s*`,
   'gi',
 );
 
@@ -418,6 +425,8 @@ const TOPICS: ReadonlyArray<{ readonly topic: string; readonly beginnings: reado
   { topic: 'the weather', beginnings: ['weather', 'forecast', 'temperatur', 'rain', 'snow', 'wetter', 'meteo', 'pluie'] },
   { topic: 'cancelling orders', beginnings: ['cancel', 'stornier', 'storno', 'annul'] },
   { topic: 'refunds', beginnings: ['refund', 'erstatt', 'rembours'] },
+  // "how much is that in dollars?" after an invoice: no tool knows exchange rates (it made the invoice again).
+  { topic: 'converting currencies', beginnings: ['dollar', 'currenc', 'exchang', 'wechselkurs', 'wahrung', 'devise', 'umrechn', 'convert'] },
   { topic: 'deleting things', beginnings: ['delet', 'remov', 'erase', 'losch', 'supprim', 'efface', 'entfern'], thing: true, alike: ['clear', 'empty'] },
   // A note sent to someone is a message: "send a note to the customer of A-1002" is for a tool that sends one.
   { topic: 'notes on orders', beginnings: ['note', 'notiz', 'vermerk', 'kommentar', 'annot'], thing: true, alike: ['email', 'messag', 'send'] },

@@ -1364,9 +1364,9 @@ describe('createOfflineModel', () => {
     expect(await say('where is A-1003', looked, 'cancel that')).toMatch(/^I have no tool for cancelling orders/);
     expect(await say('hi', [text('Hello!')], 'never mind')).toBe("OK, I'll leave it there. Anything else?");
     expect(await say('move A-1003 to Dec 24', waiting, 'never mind, where is A-1004?')).toBe('query_order');
-    // Thanks after a question are thanks, not its answer.
+    // Thanks after a question are thanks, not its answer; said in leaving, a goodbye ("Anything else?" before).
     const asking = [text('I can do that with update_delivery_date, but I still need the new date (as YYYY-MM-DD). Could you tell me?')];
-    expect(await say('move A-1003', asking, 'thanks, bye')).toBe("You're welcome. Anything else?");
+    expect(await say('move A-1003', asking, 'thanks, bye')).toBe("You're welcome. Goodbye!");
   });
 
   it('says a country with parts elsewhere is read as its mainland time, and names the zones those parts keep, in the language asked', async () => {
@@ -1764,7 +1764,10 @@ describe('createOfflineModel', () => {
     expect(await followUp('which orders are late?', 'how many?')).toEqual({ text: 'The list showed 3: A-1012, A-1006 and A-1002. No tool was needed for that.', calls: [] });
     expect((await followUp('Welche Bestellungen sind verspätet?', 'wie viele?')).text).toBe('Die Liste zeigte 3: A-1012, A-1006 und A-1002. Dafür brauchte ich kein Werkzeug.');
     expect((await followUp('commandes en retard', 'combien ?')).text).toBe("La liste en montrait 3 : A-1012, A-1006 et A-1002. Je n'ai eu besoin d'aucun outil pour cela.");
-    expect((await followUp('add 3 bananas and 2 apples', 'how many items?')).text).toBe('The list showed 2: bananas and apples. No tool was needed for that.');
+    // Things as a person counts them, and their kinds (it said "The list showed 2: bananas and apples").
+    expect((await followUp('add 3 bananas and 2 apples', 'how many items?')).text).toBe('That is 5 items in all, of 2 kinds: 3 bananas and 2 apples. No tool was needed for that.');
+    expect((await conversation(model, shopTools())('Leg 3 Bananen und 2 Äpfel in den Warenkorb', 'wie viele?')).text).toBe('Das sind 5 Stück in 2 Sorten: 3 Bananen und 2 Äpfel. Dafür brauchte ich kein Werkzeug.');
+    expect((await conversation(model, shopTools())('add a mug and a teapot', 'how many?')).text).toBe('The list showed 2: mug and teapot. No tool was needed for that.');
     expect((await followUp('15% of 240', 'and of 300?')).calls).toEqual([['calculate', { expression: '15 / 100 * 300' }]]);
     expect((await followUp('20 percent of 80', 'und von 120?')).calls).toEqual([['calculate', { expression: '20 / 100 * 120' }]]);
     expect((await followUp('half of 90', 'and of 300?')).calls).toEqual([['calculate', { expression: '300 / 2' }]]);
@@ -2430,8 +2433,19 @@ describe('createOfflineModel', () => {
       text: 'Reading "that" as 89.00 EUR, from earlier in our conversation. 89.00 * (1 + 19 / 100) = 105.91',
       calls: [],
     });
-    // After a lookup, which shows no amount, "it" is still the order.
-    expect((await talk('where is A-1002', 'what is 19% of it?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+    // After a lookup, which shows no amount, say so and what shows one (it looked the order up again: nothing asked).
+    expect(await talk('where is A-1002', 'what is 19% of it?')).toEqual({
+      text:
+        'What query_order showed for A-1002 has no amount that "what is 19% of it" could be put on (it gives a status and dates). ' +
+        'order_invoice shows a total: ask me for it first, or give me the amount, as in "120 with 19%".',
+      calls: [],
+    });
+    expect((await talk('where is A-1002', 'and with 19% VAT?')).text).toMatch(/^What query_order showed for A-1002 has no amount that "and with 19% VAT" /);
+    expect((await talk('wo ist A-1002', 'und mit 19% MwSt?')).text).toMatch(/^Was query_order für A-1002 zeigte, hat keinen Betrag, auf den „und mit 19% MwSt“ käme/);
+    expect((await talk('où en est A-1002 ?', 'et avec 20 % de TVA ?')).text).toMatch(/ par exemple « 120 avec 20 % »\.$/);
+    // With no tool that shows a total, only how to give the amount.
+    const { order_invoice: _, ...lookups } = { ...shopTools(), calculate: calculator() };
+    expect((await conversation(model, lookups)('where is A-1002', 'and with 19% VAT?')).text).toMatch(/dates\)\. Give me the amount, as in "120 with 19%"\.$/);
   });
 
   it('answers "how many?" after the chart with the total and the counts its caption gave (EN/DE/FR), with no tool', async () => {
@@ -2849,6 +2863,325 @@ describe('createOfflineModel', () => {
     // How late the order of the conversation is, asked in German or French (the browser's time zone; the late list).
     expect((await talk('wo ist A-1002', 'wie viele Tage ist sie zu spät?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
     expect((await talk('où en est A-1002 ?', 'elle a combien de jours de retard ?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
+  it('plays the demo\'s user: thanks in leaving, a correction\'s language, the higher total, one clock against UTC or the browser\'s zone', async () => {
+    const totals: Record<string, string> = { 'A-1002': '89.00', 'A-1006': '142.50', 'A-1003': '23.10' };
+    const invoice = tool({
+      description: 'Make the invoice of one order (format A-1001) as a PDF document.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/) }),
+      execute: async ({ order_id }) => ({ summary: `Invoice INV-${order_id} of order ${order_id}; total ${totals[order_id] ?? '50.00'} EUR.` }),
+      toModelOutput: ({ output }) => ({ type: 'content', value: [{ type: 'text', text: output.summary }] }),
+    });
+    const offsets: Record<string, string> = { 'Asia/Tokyo': '+09:00', 'America/New_York': '-05:00', 'Europe/Berlin': '+01:00' };
+    const clock = tool({
+      description: 'Get the current local date, time, weekday and UTC offset in a time zone.',
+      inputSchema: z.object({ time_zone: z.string().describe('IANA time zone, e.g. Europe/Berlin') }),
+      execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-20', local_time: '12:00:00', utc_offset: offsets[time_zone] ?? '+00:00' }),
+    });
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), order_invoice: invoice, world_clock: clock, calculate: calculator() };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // Thanks said in leaving are a goodbye (they got "Noch etwas?"); good wishes are wished back.
+    expect(await talk('where is A-1002', 'danke, tschüss')).toEqual({ text: 'Gern geschehen. Auf Wiedersehen!', calls: [] });
+    expect((await talk('merci, au revoir')).text).toBe('Je vous en prie. Au revoir !');
+    expect((await talk('thanks, bye')).text).toBe("You're welcome. Goodbye!");
+    expect((await talk('thanks, have a nice day')).text).toBe("You're welcome, and you too. Goodbye!");
+    expect((await talk('thanks!')).text).toBe("You're welcome. Anything else?");
+    // A correction after its value is answered in its language, when the value alone is none ("Tokio"): it said "In
+    // Asia/Tokyo it is …".
+    const tokio = await generateText({
+      model,
+      tools: { world_clock: clock },
+      messages: [{ role: 'user', content: 'Uhrzeit in Berlin' }, ...(await generateText({ model, tools: { world_clock: clock }, prompt: 'Uhrzeit in Berlin', stopWhen: isStepCount(2) })).responseMessages, { role: 'user', content: 'Tokio meinte ich' }],
+      stopWhen: isStepCount(2),
+    });
+    expect(tokio.text).toBe('In Asia/Tokyo ist es 12:00 Uhr am Freitag, dem 2026-11-20 (UTC+09:00).');
+    expect((await talk('heure à Berlin', 'Tokyo je veux dire')).calls).toEqual([['world_clock', { time_zone: 'Asia/Tokyo' }]]);
+    // Two invoices: the higher (or lower) total, read from their words (it looked the last order up).
+    expect(await talk('invoice for A-1002', 'and for A-1006?', 'which one is higher?')).toEqual({
+      text: 'The total of A-1006 is higher: 142.50 EUR, against 89.00 EUR (A-1002). No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('Rechnung für A-1002', 'und für A-1006?', 'welche ist teurer?')).text).toMatch(/^Die Summe von A-1006 ist höher: 142\.50 EUR, gegenüber 89\.00 EUR \(A-1002\)\./);
+    expect((await talk('facture de A-1002', 'et pour A-1006 ?', 'laquelle est la moins chère ?')).text).toMatch(/^Le total de A-1002 est plus bas : 89\.00 EUR, contre 142\.50 EUR \(A-1006\)\./);
+    expect((await talk('invoices for A-1002, A-1006 and A-1003', 'which is the cheapest?')).text).toMatch(/^The total of A-1003 is the lowest: 23\.10 EUR, against 89\.00 EUR \(A-1002\) and 142\.50 EUR \(A-1006\)\./);
+    // One clock: against UTC, said so (it asked for a time zone), or against the browser's zone once it was read.
+    expect(await talk('time in Tokyo', 'how far ahead is it?')).toEqual({
+      text: 'Against UTC, Asia/Tokyo is 9 hours ahead (UTC+09:00): I do not know your own time zone, so I compared with UTC. No tool was needed for that.',
+      calls: [],
+    });
+    expect((await talk('time in New York', 'how far behind is it?')).text).toMatch(/^Against UTC, America\/New_York is 5 hours behind \(UTC-05:00\)/);
+    expect((await talk('Uhrzeit in Tokio', 'wie viele Stunden voraus ist das?')).text).toMatch(/^Gegenüber UTC: Asia\/Tokyo ist 9 Stunden voraus \(UTC\+09:00\)\. Deine eigene Zeitzone/);
+    expect((await talk('what is my time zone?', 'time in Tokyo', 'how far ahead is it?')).text).toBe(
+      'Against your time zone Europe/Berlin (UTC+01:00), Asia/Tokyo is 8 hours ahead (UTC+09:00). No tool was needed for that.',
+    );
+    expect((await talk('what is my time zone?', 'time in New York', 'how far behind is it?')).text).toMatch(/^Against your time zone Europe\/Berlin \(UTC\+01:00\), America\/New_York is 6 hours behind/);
+    // Two places named: each clock is read, and the difference said once they are in (the German one left
+    // "Zeitunterschied zwischen Berlin" undone; the English one only listed the clocks); not the clocks shown before.
+    const between = await talk('what is the time difference between Berlin and New York?');
+    expect(between.calls).toEqual([['world_clock', { time_zone: 'Europe/Berlin' }], ['world_clock', { time_zone: 'America/New_York' }]]);
+    const apart = async (...texts: string[]) => {
+      const tools = { world_clock: clock };
+      const messages: ModelMessage[] = [];
+      let text = '';
+      for (const content of texts) {
+        messages.push({ role: 'user', content });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(2) });
+        messages.push(...result.responseMessages);
+        text = result.text;
+      }
+      return text;
+    };
+    expect(await apart('what is the time difference between Berlin and New York?')).toMatch(
+      /\n\nAgainst America\/New_York \(UTC-05:00\), Europe\/Berlin is 6 hours ahead \(UTC\+01:00\)\.$/,
+    );
+    expect(await apart('Zeitunterschied zwischen Berlin und Tokio?')).toMatch(/\n\nGegenüber Europe\/Berlin \(UTC\+01:00\): Asia\/Tokyo ist 8 Stunden voraus \(UTC\+09:00\)\.$/);
+    expect(await apart('time in Tokyo', 'and in London?', 'what is the time difference between Berlin and New York?')).toMatch(/Europe\/Berlin is 6 hours ahead \(UTC\+01:00\)\.$/);
+    // One place named against the clock shown before: that place's clock, then the difference (help text).
+    expect(await apart('time in Berlin', 'what is the difference to New York?')).toMatch(/\n\nAgainst America\/New_York \(UTC-05:00\), Europe\/Berlin is 6 hours ahead \(UTC\+01:00\)\.$/);
+    // After an answer that called no tool ("what day is it there?"), the clock before it still (it got the help text).
+    expect(await apart('time in Tokyo', 'what day is it there?', 'how far ahead of me is that?')).toMatch(/^Against UTC, Asia\/Tokyo is 9 hours ahead \(UTC\+09:00\): /);
+    // The demo's browser gives its offset too: taken as given (an own zone of +05:30 against Tokyo's +09:00).
+    const browser = tool({
+      description: "The user's own time zone, locale and local time, read from their browser.",
+      inputSchema: z.object({}),
+      execute: async () => ({ time_zone: 'Asia/Kolkata', locale: 'en-IN', utc_offset: '+05:30', local_time: 'Friday, 20 November 2026 at 17:30' }),
+    });
+    const messages: ModelMessage[] = [];
+    for (const text of ['what is my time zone?', 'time in Tokyo', 'how far ahead is it?']) {
+      messages.push({ role: 'user', content: text });
+      const result = await generateText({ model, tools: { world_clock: clock, browser_time_zone: browser }, messages, stopWhen: isStepCount(2) });
+      messages.push(...result.responseMessages);
+      if (text.startsWith('how')) expect(result.text).toBe('Against your time zone Asia/Kolkata (UTC+05:30), Asia/Tokyo is 3 hours 30 minutes ahead (UTC+09:00). No tool was needed for that.');
+    }
+  });
+
+  it('adds "and a mug for 8 euros" after coffee beans as a mug at that price, not the coffee beans again at it', async () => {
+    const model = createOfflineModel();
+    const cart = () => {
+      const tools = shopTools();
+      const adder = tool({
+        description: "Add an item to the user's shopping cart (kept in their browser).",
+        inputSchema: z.object({ name: z.string().min(1).describe('Item name, e.g. "coffee beans"'), quantity: z.number().int().min(1).optional().describe('How many (default 1)'), price: z.number().min(0).optional().describe('Unit price in EUR') }),
+        execute: async () => ({ count: 1 }),
+      });
+      return { ...tools, cart_add: adder };
+    };
+    // It called cart_add for 2 coffee beans at 8 ("As before with cart_add, now with price 8").
+    expect((await conversation(model, cart())('add 2 coffee beans at 4.50 each', 'and a mug for 8 euros')).calls).toEqual([['cart_add', { name: 'mug', price: 8 }]]);
+    expect((await conversation(model, cart())('Leg 2 Tassen für 3 Euro in den Warenkorb', 'und eine Teekanne für 20 Euro')).calls).toEqual([['cart_add', { name: 'Teekanne', price: 20 }]]);
+    expect((await conversation(model, cart())('ajoute 2 baguettes à 1,20 €', 'et un croissant à 1 €')).calls).toEqual([['cart_add', { name: 'croissant', price: 1 }]]);
+    // A price with no currency is no price read, but the thing is still added (it got the help text).
+    const alone = await generateText({ model, tools: cart(), prompt: 'add a mug for 8', stopWhen: isStepCount(1) });
+    expect(alone.toolCalls.map((call) => call.input)).toEqual([{ name: 'mug' }]);
+  });
+
+  it('plays the demo\'s user: a count corrected, "which is worse?", a sum in dollars, "keep it then" and "why not?" after a denial', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const dates: Record<string, [string, number]> = { 'A-1012': ['2026-12-20', 14], 'A-1006': ['2026-12-12', 9] };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id]?.[0], delay_days: dates[order_id]?.[1] } }),
+    });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), query_order: lookup, cart_clear: { ...shopTools().cart_clear, needsApproval: true }, calculate: calculator() };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        if (text === 'DENY') {
+          const parts = messages.flatMap((message) => (message.role === 'assistant' && Array.isArray(message.content) ? message.content : []));
+          const request = parts.filter((part) => part.type === 'tool-approval-request').at(-1);
+          if (request?.type !== 'tool-approval-request') throw new Error('no approval asked');
+          messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false }] });
+        } else messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The count after a correction replaces the one before: it added 2 mugs, "no wait" and 3 mugs.
+    expect((await talk('add 2 mugs, no wait, 3 mugs')).calls).toEqual([['cart_add', { name: 'mugs', quantity: 3 }]]);
+    expect((await talk('add 2 mugs to my cart, sorry I meant 3')).calls).toEqual([['cart_add', { name: 'mugs', quantity: 3 }]]);
+    expect((await talk('Leg 2 Tassen in den Warenkorb, nein lieber 3')).calls).toEqual([['cart_add', { name: 'Tassen', quantity: 3 }]]);
+    expect((await talk('ajoute 2 tasses, non plutôt 4')).calls).toEqual([['cart_add', { name: 'tasses', quantity: 4 }]]);
+    expect((await talk('add 2 mugs, no wait, 3 cups')).calls).toEqual([['cart_add', { name: 'cups', quantity: 3 }]]);
+    // "worse" is "worst" of two (it looked the last order up again).
+    expect((await talk('how late is A-1012?', 'and A-1006?', 'which is worse?')).text).toBe(
+      'A-1012 is the furthest behind (14 days late); A-1006: 9 days late. No tool was needed for that.',
+    );
+    // No tool knows exchange rates (it made the invoice again).
+    expect(await talk('invoice for A-1002', 'how much is that in dollars?')).toEqual({ text: expect.stringMatching(/^I have no tool for converting currencies, so I can't answer that\./), calls: [] });
+    expect((await talk('rechne 89 Euro in Dollar um')).text).toMatch(/^Ich habe kein Werkzeug für das Umrechnen von Währungen,/);
+    // "keep it then" after a denied "empty it" leaves it (it listed the cart).
+    expect(await talk('show my cart', 'empty it', 'DENY', 'ok keep it then')).toEqual({ text: 'OK, I left "empty it" undone: nothing was changed.', calls: [] });
+    // The last sum added to a number, or taken from one (it asked for an expression).
+    expect((await talk('what is 15% of 89', 'and add that to 89')).calls).toEqual([['calculate', { expression: '(15 / 100 * 89) + 89' }]]);
+    expect((await talk('what is 19 * 3', 'subtract that from 100')).calls).toEqual([['calculate', { expression: '100 - (19 * 3)' }]]);
+    expect((await talk('was ist 15% von 89', 'zieh das von 100 ab')).calls).toEqual([['calculate', { expression: '100 - (15 / 100 * 89)' }]]);
+    expect((await talk('combien font 12 * 4', 'ajoute ça à 10')).calls).toEqual([['calculate', { expression: '(12 * 4) + 10' }]]);
+    // "why not?" after a declined move says why, and how to have it done (it looked the order up).
+    expect(await talk('move A-1002 to the 24th', 'DENY', 'why not?')).toEqual({
+      text: 'update_delivery_date did not run because its approval was declined, so nothing was changed. To have it done after all, ask again ("move A-1002 to the 24th") and approve it.',
+      calls: [],
+    });
+    expect((await talk('Verschiebe A-1002 auf Freitag', 'DENY', 'warum nicht?')).text).toMatch(/^update_delivery_date lief nicht, weil die Freigabe abgelehnt wurde/);
+    expect((await talk('where is A-1002', 'why?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
+  });
+
+  it('plays the demo\'s user: an example after a question, "see you", a feast "this year", the day before that day', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), calculate: calculator() };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // "like the 1st of december" after a question is its example, not a request of its own ("make" made the invoice).
+    const earlier = ['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-01' }];
+    expect((await talk('can you make A-1002 earlier? like the 1st of december')).calls).toEqual([earlier]);
+    expect((await talk('when is A-1002 arriving', 'can you make it earlier? like the 1st of december')).calls).toEqual([earlier]);
+    expect((await talk('Kannst du A-1002 früher liefern? Vielleicht am 1. Dezember')).calls).toEqual([earlier]);
+    expect((await talk('where is A-1002? also add 2 mugs to my cart')).calls.map((call) => call[0])).toEqual(['query_order', 'cart_add']);
+    // Taking leave in other words ("à plus" added "plus" to a sum; "see you later" got the help text).
+    expect((await talk('merci !', 'à plus')).text).toBe('Merci, vous aussi. Au revoir !');
+    expect((await talk('see you later')).text).toBe('Thank you, you too. Goodbye!');
+    expect((await talk('thanks, see you')).text).toBe("You're welcome. Goodbye!");
+    expect((await talk('danke, bis bald')).text).toBe('Gern geschehen. Auf Wiedersehen!');
+    expect((await talk('what is 2 plus 2')).calls).toEqual([['calculate', { expression: '2 + 2' }]]);
+    // A feast "this year" (it read the browser's time zone), "Noël" after "quand est" (help text).
+    expect((await talk('what day is christmas this year?')).text).toBe('"christmas" is 2026-12-25, a Friday (today is 2026-11-20 UTC). No tool was needed for that.');
+    expect((await talk('quand est Noël ?')).text).toMatch(/^« Noël » est le 2026-12-25, un vendredi/);
+    // The day before or after the one an answer gave (it asked for a date); a question of it is still the day asked.
+    expect((await talk('when is christmas?', 'move A-1006 to the day before that')).calls).toEqual([['update_delivery_date', { order_id: 'A-1006', new_date: '2026-12-24' }]]);
+    expect((await talk('wann ist Weihnachten?', 'verschieb A-1006 auf den Tag danach')).calls).toEqual([['update_delivery_date', { order_id: 'A-1006', new_date: '2026-12-26' }]]);
+    expect((await talk('quand est Noël ?', 'décale A-1006 à la veille')).calls).toEqual([['update_delivery_date', { order_id: 'A-1006', new_date: '2026-12-24' }]]);
+  });
+
+  it('plays the demo\'s user: the same mail to another order, "whats the total", "mail it to them", "which one arrives first?", "combien d\'articles ?"', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const dates: Record<string, string> = { 'A-1002': '2026-12-03', 'A-1006': '2026-12-12' };
+    const lookup = tool({
+      description: 'Look up one customer order by its id (format A-1001). Returns its status and delivery date.',
+      inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
+      execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id] ?? '2026-12-01' } }),
+    });
+    const talk = async (...texts: string[]) => {
+      const tools = { ...shopTools(), query_order: lookup };
+      const messages: ModelMessage[] = [];
+      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+      for (const [index, text] of texts.entries()) {
+        messages.push({ role: 'user', content: text });
+        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+        messages.push(...result.responseMessages);
+        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+      }
+      return last;
+    };
+    // The user's words as the customer reads them ("their" → "your") are still the user's: the same mail to A-1006 (it
+    // looked A-1006 up, taking the mail for words a result gave).
+    const delayed = { order_id: 'A-1006', subject: 'Your order is delayed', body: 'your order is delayed' };
+    for (const then of ['and A-1006?', 'same for A-1006', 'and the same to A-1006']) {
+      expect((await talk('email the customer of A-1012 that their order is delayed', then)).calls, then).toEqual([['send_email', delayed]]);
+    }
+    // "whats" asks the total too (help text); "to them" is who the invoice goes to (it asked for an id, a subject, a body).
+    expect((await talk('invoice for A-1002', 'whats the total')).text).toBe('order_invoice showed a total of 89.00 EUR. No tool was needed for that.');
+    expect((await talk('invoice for A-1002', 'what is the total?', 'mail it to them')).calls).toEqual([
+      ['send_email', { order_id: 'A-1002', subject: 'Your invoice for order A-1002', body: 'Invoice INV-A-1002 of order A-1002; total 89.00 EUR.' }],
+    ]);
+    expect((await talk('which orders are late', 'email them that we are sorry')).calls.map((call) => (call[1] as { order_id: string }).order_id)).toEqual(['A-1012', 'A-1006', 'A-1002']);
+    // Which one arrives first: the earlier date (help text).
+    expect((await talk('what is the status of A-1002 and A-1006', 'which one arrives first?')).text).toBe(
+      'A-1002 is earlier: 2026-12-03, against 2026-12-12 (A-1006). No tool was needed for that.',
+    );
+    expect((await talk('wo sind A-1002 und A-1006?', 'welche kommt zuerst?')).text).toMatch(/^A-1002 ist früher: 2026-12-03/);
+    // "combien d'articles ?", "how many items are in it?" after adding (help text); one kind is no kind said.
+    expect((await talk('ajoute 2 cafés', 'combien d articles ?')).text).toBe("Cela fait 2 articles en tout : 2 cafés. Je n'ai eu besoin d'aucun outil pour cela.");
+    expect((await talk('add 3 apples', 'how many items are in it?')).text).toBe('That is 3 items in all: 3 apples. No tool was needed for that.');
+  });
+
+  it('reads "17,5 mal 4" with its decimal comma, "1,000 + 5" with its thousands, and "add 3 more bananas" as bananas', async () => {
+    const model = createOfflineModel();
+    const calls = async (prompt: string) =>
+      (await generateText({ model, tools: { ...shopTools(), calculate: calculator() }, prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => [call.toolName, call.input]);
+    // It read "5 * 4", "000 + 5" and an item called "more bananas".
+    expect(await calls('Wie viel ist 17,5 mal 4?')).toEqual([['calculate', { expression: '17.5 * 4' }]]);
+    expect(await calls('combien font 2,25 fois 4 ?')).toEqual([['calculate', { expression: '2.25 * 4' }]]);
+    expect(await calls('what is 1,000 + 5')).toEqual([['calculate', { expression: '1000 + 5' }]]);
+    expect(await calls('what is 12,345.5 * 2')).toEqual([['calculate', { expression: '12345.5 * 2' }]]);
+    // A function's arguments keep their comma.
+    expect(await calls('what is max(1,2) * 3')).toEqual([['calculate', { expression: 'max(1,2) * 3' }]]);
+    expect(await calls('add 3 more bananas')).toEqual([['cart_add', { name: 'bananas', quantity: 3 }]]);
+    expect(await calls('leg 3 weitere Bananen in den Warenkorb')).toEqual([['cart_add', { name: 'Bananen', quantity: 3 }]]);
+  });
+
+  it('mails "the first two" of a list, and says how many an audit checked ("how many were checked?"), EN/DE/FR', async () => {
+    const model = createOfflineModel();
+    const audit = tool({
+      description: AUDIT_DESCRIPTION,
+      inputSchema: z.object({}),
+      execute: async () => ({ checked: 10, flagged: [{ id: 'A-1002', customer: 'Grace Hopper', reasons: ['status is delayed'] }, { id: 'A-1006', customer: 'Margaret Hamilton', reasons: ['status is delayed'] }] }),
+    });
+    const talk = conversation(model, { ...shopTools(), audit_orders: audit });
+    // It mailed the first alone.
+    const two = await talk('list delayed orders', 'email the first two that we are sorry');
+    expect(two.calls.map((call) => (call[1] as { order_id: string }).order_id)).toEqual(['A-1012', 'A-1006']);
+    expect(two.text).toBe('Reading "the first two" as A-1012 and A-1006, from earlier in our conversation.');
+    expect((await talk('zeig die verspäteten Bestellungen', 'schreib den ersten beiden, dass es uns leid tut')).calls).toHaveLength(2);
+    expect((await talk('list delayed orders', 'email the first one that we are sorry')).calls).toHaveLength(1);
+    // It got the help text.
+    expect(await talk('audit orders', 'how many were checked?')).toEqual({ text: 'audit_orders checked 10 and flagged 2 (A-1002 and A-1006). No tool was needed for that.', calls: [] });
+    expect((await talk('prüfe alle Bestellungen', 'wie viele wurden geprüft?')).text).toBe('audit_orders hat 10 geprüft und 2 markiert (A-1002 und A-1006). Dafür brauchte ich kein Werkzeug.');
+    expect((await talk('vérifie les commandes', 'combien ont été vérifiées ?')).text).toMatch(/^audit_orders en a vérifié 10 et en a signalé 2 /);
+  });
+
+  it('opens the date picker for "pick a delivery date for A-1003" and moves the order to the day picked, through the approval', async () => {
+    const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
+    const picker = (date: string | undefined) =>
+      tool({
+        description: 'Ask the user to pick a date in a date picker (for example a delivery date). Returns the chosen date.',
+        inputSchema: z.object({ question: z.string().min(1).describe('What the user is asked'), min: z.string().optional(), max: z.string().optional() }),
+        execute: async () => (date === undefined ? { cancelled: true } : { date }),
+      });
+    const pick = async (prompt: string, date: string | undefined) => {
+      const result = await generateText({ model, tools: { ...shopTools(), pick_date: picker(date) }, prompt, stopWhen: isStepCount(3) });
+      const approval = result.content.find((part) => part.type === 'tool-approval-request');
+      return {
+        calls: result.steps.map((step) => step.toolCalls.map((call) => [call.toolName, call.input])),
+        text: result.text,
+        move: approval?.type === 'tool-approval-request' ? approval.toolCall.input : undefined,
+      };
+    };
+    // It asked for the date as text.
+    expect(await pick('pick a delivery date for A-1003', '2026-12-01')).toEqual({
+      calls: [[['pick_date', { question: 'Which date suits you for A-1003?' }]], [['update_delivery_date', { order_id: 'A-1003', new_date: '2026-12-01' }]]],
+      text: 'You picked 2026-12-01: update_delivery_date now sets it for A-1003.',
+      move: { order_id: 'A-1003', new_date: '2026-12-01' },
+    });
+    expect((await pick('Lass mich ein Lieferdatum für A-1002 wählen', '2026-12-04')).text).toBe('Du hast 2026-12-04 gewählt: update_delivery_date setzt es jetzt für A-1002.');
+    expect((await pick('choisir une date de livraison pour A-1006', '2026-12-05')).move).toEqual({ order_id: 'A-1006', new_date: '2026-12-05' });
+    // Cancelled: nothing is moved. A day given is moved to at once; no id, no picker question of an order.
+    expect((await pick('pick a delivery date for A-1003', undefined)).move).toBeUndefined();
+    expect((await pick('pick a delivery date for A-1003, maybe friday', '2026-12-01')).move).toEqual({ order_id: 'A-1003', new_date: '2026-11-27' });
+    expect((await pick('Pick a date for me', '2026-12-01')).calls[0]).toEqual([['pick_date', { question: 'Pick date' }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

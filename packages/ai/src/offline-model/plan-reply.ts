@@ -11,6 +11,7 @@ import {
   extractArguments,
   extractArgumentSets,
   expressionArgument,
+  hasDate,
   idArgument,
   idLikeWords,
   isDateArgument,
@@ -26,7 +27,7 @@ import {
 import { countingTool, type MessageRequest, missingTopic, pickAdder, pickTool, splitRequests, unlistedAll, wordsFor } from './match-tool.ts';
 import { addDays, type DateShift, dayNextToAsked, type ReadDates, readRelativeDates, unreadDay } from './relative-dates.ts';
 import { summarizeToolResults } from './summarize-results.ts';
-import { nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
+import { detectLanguage, type Language, nounIn, WORDINGS, type Wording, wordingFor } from './wording.ts';
 import { EDIT_NOTE_END, EDIT_NOTE_START } from '@edgetool/core';
 import { findTimeZones, nearCity, unknownPlace, zonedCountry } from './time-zones.ts';
 import type { OfflineReply, OfflineRule, OfflineRuleInput, OfflineToolCall } from './types.ts';
@@ -124,9 +125,15 @@ function unitsOfCodePoints(text: string, points: number): number {
   return at;
 }
 
+/** {@link PlanOptions} and the language of a message read as another text (a correction's value alone: "Tokio meinte ich"). */
+interface WholePlan extends PlanOptions {
+  readonly language?: Language | undefined;
+}
+
 /** {@link planReply} on a prompt whose user messages are within {@link OFFLINE_READ_LIMIT}. */
-function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions): OfflineReply {
+function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): OfflineReply {
   const ruleInput = readPrompt(options);
+  const wordingOf = (text: string): Wording => (plan.language === undefined ? wordingFor(text) : WORDINGS[plan.language]);
   for (const rule of plan.rules ?? []) {
     const reply = rule(ruleInput);
     if (typeof reply === 'string') return { type: 'text', text: reply };
@@ -136,13 +143,16 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "move A-1002 to friday, no wait, saturday": the value after the correction replaces the one before it.
   const userText = userTextAtLast(options.prompt);
   const corrected = withoutTrailingCorrection(correctedText(userText, now()));
-  if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, plan);
+  // "Tokio meinte ich" is read as "Tokio", and answered in German still (it answered in English: "Tokio" is no German).
+  const spoken = detectLanguage(userText);
+  const language = spoken === 'en' ? plan.language : spoken;
+  if (corrected !== userText) return planWholeReply({ ...options, prompt: withLastUserText(options.prompt, corrected) }, { ...plan, language });
   // "move A-1002 to that day" after "when is christmas?": the day that answer gave (it asked for a date).
   const thatDay = dayReferredTo(options.prompt, userText);
   if (thatDay !== undefined) {
     const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, thatDay.text) }, plan);
     if (ruleInput.toolResults.length > 0) return reply;
-    const note = wordingFor(userText).referred(thatDay.phrase, thatDay.date);
+    const note = wordingOf(userText).referred(thatDay.phrase, thatDay.date);
     return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
   }
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
@@ -150,22 +160,24 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   if (restated !== undefined) {
     const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, restated.text) }, { now });
     if (ruleInput.toolResults.length > 0 || reply.type !== 'tool-calls') return reply;
-    const restatedWording = wordingFor(restated.text);
+    const restatedWording = wordingOf(restated.text);
     const again = restatedWording.again(joinList([...new Set(reply.calls.map((call) => call.toolName))], restatedWording.and), restated.ids);
     return { ...reply, text: reply.text === undefined ? again : `${again} ${reply.text}` };
   }
   // "and A-1003?" after "email it to the customer" mailed A-1002's invoice: A-1003's is made, and mailed once it is in.
   const remade = ruleInput.toolResults.length > 0 ? undefined : remadeAndSent(options.prompt, ruleInput.tools);
   if (remade !== undefined) {
-    const remadeWording = wordingFor(userTextAtLast(options.prompt));
+    const remadeWording = wordingOf(userTextAtLast(options.prompt));
     const again = remadeWording.again(joinList([...new Set(remade.calls.map((call) => call.toolName))], remadeWording.and), remade.ids);
     const reply = followUpReply(remade, undefined, remadeWording);
     return { ...reply, text: `${again} ${reply.text ?? ''}`.trim() };
   }
   if (ruleInput.toolResults.length > 0) {
     // In the language of the request, also when the last message was only the reply to a question ("ja", "oui").
-    const wording = wordingFor(withPendingQuestion(options.prompt, ruleInput.userText));
+    const wording = wordingOf(withPendingQuestion(options.prompt, ruleInput.userText));
     return (
+      pickedDateChange(ruleInput, wording) ??
+      clocksApartFromResults(ruleInput, wording) ??
       shiftFromResults(ruleInput, now(), wording) ??
       followUpFromResults(ruleInput, now(), wording, remadeAndSent(options.prompt, ruleInput.tools)) ?? {
         type: 'text',
@@ -176,7 +188,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
 
   const choice = options.toolChoice ?? { type: 'auto' };
   const tools = choice.type === 'tool' ? ruleInput.tools.filter((t) => t.name === choice.toolName) : ruleInput.tools;
-  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, [], wordingFor(ruleInput.userText)) };
+  if (choice.type === 'none') return { type: 'text', text: helpText(ruleInput.userText, [], wordingOf(ruleInput.userText)) };
 
   // A forced tool (`toolChoice: { type: 'tool' }`) is the only one a slash command may call: the AI SDK rejects any other.
   const known = ruleInput.tools.map((t) => t.name);
@@ -186,12 +198,20 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "never mind", "lass es" after a request: it is left as it is (see `dismissal`), not read as a request of its own.
   const dismissed = choice.type === 'auto' ? dismissal(options.prompt, ruleInput.userText, tools) : undefined;
   if (dismissed !== undefined) return { type: 'text', text: dismissed };
+  // "why not?" after a change that was declined: why nothing was done, and how to have it done (it looked the order up).
+  const declined = choice.type === 'auto' ? declinedWhy(options.prompt, ruleInput.userText) : undefined;
+  if (declined !== undefined) return { type: 'text', text: declined };
   // "have a nice day", "bye": a farewell is answered as one, before "day" reaches a clock.
-  if (choice.type === 'auto' && pleasantryOf(ruleInput.userText) === 'farewell') return { type: 'text', text: wordingFor(ruleInput.userText).farewell };
+  const leaving = choice.type === 'auto' ? pleasantryOf(ruleInput.userText) : undefined;
+  // "à plus", "à bientôt" hold no word that marks French once folded: French still.
+  const leavingWording = /\ba\s+(?:plus|bientot|demain|la\s+prochaine)\b/.test(fold(ruleInput.userText)) ? WORDINGS.fr : wordingOf(ruleInput.userText);
+  if (leaving === 'farewell') return { type: 'text', text: leavingWording.farewell };
+  // "thanks, bye", "danke, tschüss", "merci, au revoir": thanks said in leaving are a goodbye, not "Anything else?".
+  if (leaving === 'thanked-farewell' || leaving === 'thanked-wishes') return { type: 'text', text: leavingWording.welcomeFarewell(leaving === 'thanked-wishes') };
 
   const asked = withPendingQuestion(options.prompt, ruleInput.userText);
   // The user's language for the answer's fixed phrases ("Reading …", "I still need …"); English unless German or French.
-  const wording = wordingFor(asked);
+  const wording = wordingOf(asked);
   // "tomorrow", "next Monday", "in 3 days" become ISO dates here, so every rule below reads them as it reads 2027-01-10.
   const dates = readRelativeDates(asked, now());
   // "15% of 240", "half of 90" become arithmetic the same way, for a tool that takes an expression.
@@ -200,6 +220,12 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
   // "what's the date tomorrow?", "and the day after?" after a clock: the day the model reads, said; no tool asks it.
   const day = forced || asked !== ruleInput.userText ? undefined : dayAnswer(options.prompt, ruleInput.userText, tools, now(), wording);
   if (day !== undefined) return { type: 'text', text: day };
+  // "pick a delivery date for A-1003", "lass mich ein Datum für A-1003 wählen": the date picker asks it, and the change
+  // is made with the day picked once it is in (pickedDateChange); it asked for the date as text.
+  const clocks = forced || asked !== ruleInput.userText ? undefined : clocksAsked(options.prompt, text, tools);
+  if (clocks !== undefined) return { type: 'tool-calls', calls: clocks };
+  const picking = forced || asked !== ruleInput.userText || dates.dates.length > 0 ? undefined : datePickFor(text, tools);
+  if (picking !== undefined) return { type: 'tool-calls', calls: [{ toolName: picking.picker.name, input: { [picking.question]: wording.pickQuestion(picking.id) } }] };
   if (!forced) {
     // "where is A-1002 and book a taxi": the request that is read is done, and the one that is not is named.
     const partial = asked === ruleInput.userText && sendsMade(text, tools) === undefined ? partialRequests(text, tools, wording) : undefined;
@@ -303,6 +329,9 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     if (rated.call !== undefined) return { type: 'tool-calls', calls: [rated.call], text: note };
     return { type: 'text', text: `${note} ${rated.said}` };
   }
+  // "and with 19% VAT?" after a lookup, which shows no amount: say so, and what does (it looked the order up again).
+  const noAmount = forced || asked !== ruleInput.userText ? undefined : noAmountForRate(options.prompt, ruleInput.userText, tools, wording);
+  if (noAmount !== undefined) return { type: 'text', text: noAmount };
   // "times 3" after "what is 15% of 80": the last sum, taken on.
   const sum = forced || asked !== ruleInput.userText ? undefined : continuedSum(options.prompt, text, tools);
   if (sum !== undefined) return { type: 'tool-calls', calls: [sum] };
@@ -362,7 +391,7 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: PlanOptions):
     if (pleasantry === 'thanks') return { type: 'text', text: wording.welcome };
     if (pleasantry === 'greeting' && ruleInput.tools.length > 0) return { type: 'text', text: `${wording.helpIntro} ${toolList(ruleInput.tools, wording)}` };
     // "ok", "alles klar", "d'accord": an acknowledgement is answered as one (it got the help text).
-    if (ACKNOWLEDGEMENT.test(fold(ruleInput.userText).trim())) return { type: 'text', text: wordingFor(ruleInput.userText).noted };
+    if (ACKNOWLEDGEMENT.test(fold(ruleInput.userText).trim())) return { type: 'text', text: wordingOf(ruleInput.userText).noted };
     return { type: 'text', text: helpText(ruleInput.userText, ruleInput.tools, wording) };
   }
 
@@ -444,6 +473,12 @@ const REFERS_TO_ALL = /\b(?:both(?:\s+of\s+them)?|(?:all|each)\s+of\s+them|them\
 /** A member of a list by its place: "the first one", "the worst order", "the second one", "the last one" (folded). */
 const LIST_MEMBER =
   /\bthe\s+(first|top|worst|most\s+delayed|second|third|last)(?:\s+one|\s+order)?(?:['’]s)?\b|\b(?:dem|den|der|die|das)\s+(ersten?|zweiten?|dritten?|letzten?)\b(?:\s+(?:kunden|kundin|bestellung))?|\b(?:le|la|au|a\s+la)\s+(premier|premiere|deuxieme|second|seconde|troisieme|dernier|derniere)\b(?:\s+(?:client|cliente|commande))?/;
+/** The first few of a list: "the first two", "the top 3", "die ersten beiden", "les deux premières" (folded). */
+const FIRST_FEW =
+  /\bthe\s+(?:first|top)\s+(two|three|four|2|3|4)\b|\b(?:die|den)\s+ersten\s+(zwei|drei|vier|beiden|2|3|4)\b|\b(?:les|aux)\s+(deux|trois|quatre|2|3|4)\s+premi(?:ers|eres)\b/;
+/** {@link FIRST_FEW}'s counts. */
+const FEW_COUNTS: Readonly<Record<string, number>> = { two: 2, three: 3, four: 4, zwei: 2, drei: 3, vier: 4, beiden: 2, deux: 2, trois: 3, quatre: 4, '2': 2, '3': 3, '4': 4 };
+
 /** A place of {@link LIST_MEMBER} in English, German or French, as its English word. */
 const PLACES: Readonly<Record<string, string>> = {
   zweite: 'second', zweiten: 'second', deuxieme: 'second', seconde: 'second', dritte: 'third', dritten: 'third', troisieme: 'third',
@@ -455,6 +490,18 @@ const PLACES: Readonly<Record<string, string>> = {
  * "show me the delays": the first of the list, most delayed first), when the tool takes it. `undefined` otherwise.
  */
 function memberOfList(prompt: LanguageModelV4Prompt, plain: string, tool: ToolInfo, name: string): Referred | undefined {
+  // "the first two", "die ersten beiden", "les deux premières": that many from the top (it took the first alone).
+  const few = FIRST_FEW.exec(fold(plain));
+  const count = few === null ? 0 : (FEW_COUNTS[few.slice(1).find((group) => group !== undefined) ?? ''] ?? 0);
+  if (few !== null && count > 1) {
+    const list = recentResults(prompt, () => true)
+      .reverse()
+      .map((result) => (listIn(resultValue(result.output)) ?? []).flatMap((record: unknown) => idOf(record)?.[1] ?? []))
+      .find((ids) => ids.length >= count);
+    const ids = list?.slice(0, count);
+    if (ids === undefined || ids.some((id) => extractArguments(id, tool.inputSchema).input[name] !== id)) return undefined;
+    return { id: ids.join(' and '), phrase: plain.slice(few.index, few.index + few[0].length), ids };
+  }
   const match = LIST_MEMBER.exec(fold(plain));
   if (match === null) return undefined;
   // The list of the message before, or of the latest one that showed any ("combien ?" between them was answered so).
@@ -529,7 +576,9 @@ function referredId(prompt: LanguageModelV4Prompt, text: string, tool: ToolInfo)
   }
   // "both", "them": every id of the message that named several, the same request for each.
   // "email them about it" after two moves: "them" says more than "it" does.
-  const all = REFERS_BACK.test(fold(plain)) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(fold(plain)) ? null : REFERS_TO_ALL.exec(fold(plain));
+  // "mail it to them": "them" is who gets it (the customer), not the records it is about.
+  const about = /\b(?:it|this|that)\b/.test(fold(plain)) ? fold(plain).replace(/\bto\s+(?:them|him|her)\b/g, (words) => ' '.repeat(words.length)) : fold(plain);
+  const all = REFERS_BACK.test(about) && !/\b(?:them|their|both|beide[n]?|les\s+deux)\b/.test(about) ? null : REFERS_TO_ALL.exec(about);
   const refers = all ?? REFERS_BACK.exec(fold(plain));
   if (refers === null) return latestId(prompt, tool, name);
   const phrase = plain.slice(refers.index, refers.index + refers[0].length);
@@ -610,13 +659,14 @@ const ACKNOWLEDGEMENT =
 
 /** Asking how many a list holds: "how many?", "how many are there?", "wie viele?", "combien ?" (folded). */
 const HOW_MANY =
-  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+(?:are\s+there|is\s+that|of\s+them|in\s+total|orders|items))?|wie\s*viele(?:\s+(?:sind\s+(?:es|das)|insgesamt))?|combien(?:\s+(?:y\s+en\s+a-t-il|il\s+y\s+en\s+a|en\s+tout|sont-elles|sont-ils))?)\s*[?.!]*$/;
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+(?:orders|items|things|products|of\s+them))?(?:\s+(?:are\s+there|is\s+that|in\s+total|(?:are|is)\s+in\s+(?:it|there)))?|wie\s*viele(?:\s+(?:artikel|sachen|dinge|bestellungen))?(?:\s+(?:sind\s+(?:es|das)|insgesamt))?|combien(?:\s+d['’]?\s*(?:articles?|elements?|produits?|commandes?))?(?:\s+(?:y\s+en\s+a-t-il|il\s+y\s+en\s+a|en\s+tout|sont-elles|sont-ils))?)\s*[?.!]*$/;
 
 /**
  * "how many?" after a list the message before showed: how many records it held (the list, or its `count` beside it),
  * with their ids; `undefined` for any other text, or when the message before showed no list.
  */
 function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (CHECKED_ASKED.test(fold(text).trim())) return checkedCount(prompt, wording);
   if (!HOW_MANY.test(fold(text).trim())) return undefined;
   const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
   for (const result of results.reverse()) {
@@ -630,6 +680,13 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
       return typeof id === 'string' ? [id] : [];
     };
     const ids = list.flatMap((record: unknown) => named(record));
+    // "how many items?" after a cart of 3 bananas and 2 apples: 5 things of 2 kinds, both said (it said "2" alone).
+    const quantities = list.map((record: unknown) => (typeof record === 'object' && record !== null ? (record as { quantity?: unknown }).quantity : undefined));
+    const counted = quantities.every((quantity) => typeof quantity === 'number' && Number.isInteger(quantity) && quantity > 0) ? (quantities as number[]) : [];
+    const things = counted.reduce((sum, quantity) => sum + quantity, 0);
+    if (counted.length > 0 && ids.length === list.length && things !== list.length) {
+      return wording.thingsCount(things, list.length, joinList(ids.map((name, index) => `${counted[index]} ${name}`), wording.and));
+    }
     return wording.listCount(list.length, ids.length === list.length ? joinList(ids, wording.and) : '');
   }
   // "how many?" after the chart, whose counts reach the model in words ("Bar chart of the 10 orders by status, left to
@@ -643,6 +700,25 @@ function listCount(prompt: LanguageModelV4Prompt, text: string, wording: Wording
   const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
   const names = [...new Set(looked.map((call) => call.toolName))];
   return looked.length === 0 ? undefined : wording.lookedUpCount(ids.length, joinList(ids, wording.and), joinList(names, wording.and));
+}
+
+/** Asking how many an audit looked at: "how many were checked?", "wie viele wurden geprüft?", "combien ont été vérifiées ?" (folded). */
+const CHECKED_ASKED =
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:how\s+many(?:\s+orders)?\s+(?:were|did\s+(?:it|you)|have\s+been|has\s+it|have\s+you)\s+(?:checked|check|audited|audit|looked\s+at|look\s+at)|wie\s*viele(?:\s+bestellungen)?\s+(?:wurden|hast\s+du|hat\s+es)\s+(?:gepruft|uberpruft|kontrolliert)(?:\s+worden)?|combien(?:\s+de\s+commandes)?\s+(?:ont\s+ete|as-tu|avez-vous|a-t-il)\s+(?:verifiee?s?|controlee?s?|examinee?s?))\s*[?.!]*$/;
+
+/**
+ * "how many were checked?" after an audit: how many its result says it checked (`checked`), and the flagged ones of
+ * them; `undefined` when no result of the turns before says so (it got the help text).
+ */
+function checkedCount(prompt: LanguageModelV4Prompt, wording: Wording): string | undefined {
+  for (const result of recentResults(prompt, () => true).reverse()) {
+    const { record } = resultRecordAndWords(result.output);
+    if (typeof record?.checked !== 'number') continue;
+    const flagged = listIn(record) ?? [];
+    const ids = flagged.flatMap((item: unknown) => idOf(item)?.[1] ?? []);
+    return wording.checkedCount(result.toolName, record.checked, flagged.length, joinList(ids, wording.and));
+  }
+  return undefined;
 }
 
 /** "of the 10 orders", "all 10 orders" in a result's words: a total, and what it counts. */
@@ -708,31 +784,174 @@ function mostCounted(prompt: LanguageModelV4Prompt, text: string, wording: Wordi
 const TIME_APART =
   /\b(?:time\s+difference|difference(?:\s+in\s+time)?|how\s+(?:many\s+hours|far)\s+(?:ahead|behind|apart)|how\s+many\s+hours\s+(?:difference|between)|zeitunterschied|zeitverschiebung|unterschied|wie\s+viele\s+stunden|decalage(?:\s+horaire)?|difference\s+(?:d['’]heures?|horaire)|combien\s+d['’]heures|(?:are|is)\s+(?:they|it|those|these)\s+(?:on\s+)?the\s+same(?:\s+time)?|same\s+time|(?:ist\s+es|sind\s+sie)\s+(?:dort\s+)?gleich(?:\s+spat)?|gleiche\s+(?:zeit|uhrzeit)|(?:la\s+)?meme\s+heure)\b/;
 
-/**
- * "what is the time difference?" after the clocks of two or more places: how far ahead of the one furthest west each
- * other one is, from the offsets their results gave; `undefined` for any other text, or fewer than two clocks.
- */
-function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
-  if (!TIME_APART.test(fold(text))) return undefined;
-  const clocks: { readonly zone: string; readonly offset: string; readonly minutes: number }[] = [];
-  // The clocks of the message before, or of it and the ones before it ("time in Berlin", "and in Kathmandu?").
-  const zoned = (results: readonly LanguageModelV4ToolResultPart[]): number =>
-    new Set(results.map((part) => (resultValue(part.output) as { time_zone?: unknown } | undefined)?.time_zone).filter((zone) => typeof zone === 'string')).size;
-  const turn = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
-  const results = turn.length > 0 ? recentResults(prompt, (found) => zoned(found) >= 2) : [];
+/** A clock a result showed: its zone, its offset as shown and in minutes, and the moment it was read (ms, UTC). */
+interface ShownClock {
+  readonly zone: string;
+  readonly offset: string;
+  readonly minutes: number;
+  readonly at: number;
+}
+
+/** The clocks of `results` (a zone and a UTC offset each), each zone once. */
+function clocksIn(results: readonly LanguageModelV4ToolResultPart[]): ShownClock[] {
+  const clocks: ShownClock[] = [];
   for (const part of results) {
     const value = resultValue(part.output);
     const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
     const offset = typeof record.utc_offset === 'string' ? /^([+-])(\d{2}):(\d{2})$/.exec(record.utc_offset) : null;
     if (typeof record.time_zone !== 'string' || offset === null || clocks.some((clock) => clock.zone === record.time_zone)) continue;
     const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-    clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes });
+    // The moment the clock was read, in UTC: its local date and time less its offset.
+    const local = typeof record.local_date === 'string' && typeof record.local_time === 'string' ? Date.parse(`${record.local_date}T${record.local_time}Z`) : Number.NaN;
+    clocks.push({ zone: record.time_zone, offset: `UTC${record.utc_offset}`, minutes, at: local - minutes * 60_000 });
   }
-  if (clocks.length < 2) return undefined;
+  return clocks;
+}
+
+/** How far ahead of the one furthest west each other clock is (`shown`: said after the clocks' results, with their tools). */
+function clocksApart(clocks: readonly ShownClock[], wording: Wording, shown: boolean): string | undefined {
   const [base, ...others] = [...clocks].sort((a, b) => a.minutes - b.minutes);
-  if (base === undefined) return undefined;
+  if (base === undefined || others.length === 0) return undefined;
   const each = others.map((clock) => wording.aheadOf(clock.zone, clock.minutes - base.minutes, clock.offset));
-  return wording.timesApart(joinList(each, wording.and), base.zone, base.offset);
+  return wording.timesApart(joinList(each, wording.and), base.zone, base.offset, shown);
+}
+
+/**
+ * "what is the time difference?" after the clocks of two or more places (of the turns before, over answers that called
+ * no tool: "what day is it there?"): how far ahead of the one furthest west each other one is, from the offsets their
+ * results gave; after one clock, against the user's zone or UTC. `undefined` for any other text, no clock, or a text
+ * that names a place none of them shows ("… between Berlin and Sydney" after Tokyo's: those clocks are read, see
+ * {@link clocksAsked}).
+ */
+function timeDifference(prompt: LanguageModelV4Prompt, text: string, wording: Wording): string | undefined {
+  if (!TIME_APART.test(fold(text))) return undefined;
+  // The clocks of the message before, or of it and the ones before it ("time in Berlin", "and in Kathmandu?").
+  const clocks = clocksIn(recentResults(prompt, (found) => clocksIn(found).length >= 2));
+  if (findTimeZones(text).some((named) => !clocks.some((clock) => clock.zone === named.zone))) return undefined;
+  // "how far ahead is it?" after one clock: against the user's zone when the browser gave it, against UTC otherwise.
+  const [only] = clocks;
+  if (clocks.length === 1 && only !== undefined) {
+    const own = browserClock(prompt, only);
+    const each = wording.aheadOf(only.zone, only.minutes - (own?.minutes ?? 0), only.offset);
+    return own === undefined ? wording.againstUtc(each) : wording.timesApart(each, wording.yourZone(own.zone), own.offset, false);
+  }
+  return clocksApart(clocks, wording, false);
+}
+
+/**
+ * "what is the time difference between Berlin and Sydney?", "Zeitunterschied zwischen Berlin und Tokio?": a clock's
+ * call for each place it names (two or more, or one against a clock shown before: "… to London?"), and the difference said once they are in ({@link clocksApartFromResults});
+ * the German one left "Zeitunterschied zwischen Berlin" undone, and the English one only listed the clocks.
+ */
+function clocksAsked(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall[] | undefined {
+  if (!TIME_APART.test(fold(text))) return undefined;
+  const zones = [...new Set(findTimeZones(text).sort((a, b) => a.start - b.start).map((match) => match.zone))];
+  const clock = tools.find((tool) => timeZoneArgument(tool.inputSchema) !== undefined);
+  const name = clock === undefined ? undefined : timeZoneArgument(clock.inputSchema);
+  // One place named after a clock ("what is the difference to London?" after Berlin's): that place's, against it.
+  const shown = zones.length === 1 ? clocksIn(recentResults(prompt, (found) => clocksIn(found).length > 0)) : [];
+  const against = shown.length > 0 && !shown.some((other) => other.zone === zones[0]);
+  if ((zones.length < 2 && !against) || clock === undefined || name === undefined) return undefined;
+  return zones.map((zone) => ({ toolName: clock.name, input: { [name]: zone } }));
+}
+
+/** The clocks a message asked the difference of, once their results are in: what they showed, then how far apart. */
+function clocksApartFromResults(input: OfflineRuleInput, wording: Wording): OfflineReply | undefined {
+  if (!TIME_APART.test(fold(input.userText))) return undefined;
+  // The clocks read now, and the one shown before when one place was named against it.
+  const now = clocksIn(input.toolResults);
+  const before = now.length === 1 ? clocksIn(recentResults(input.prompt, (found) => clocksIn(found).length > 0)) : [];
+  const apart = clocksApart([...now, ...before.filter((clock) => !now.some((other) => other.zone === clock.zone))], wording, true);
+  return apart === undefined ? undefined : { type: 'text', text: `${summarizeToolResults(input.toolResults, wording)}\n\n${apart}` };
+}
+
+/**
+ * The user's own zone, as a result of the conversation gave it (a tool called with no arguments, unlike a clock: the
+ * demo's `browser_time_zone`, `{ time_zone, locale, utc_offset?, local_time }`), with its offset: the one it gave, or
+ * by `Intl` at the moment `clock` was read; `undefined` when none did, or `Intl` does not know the zone.
+ */
+function browserClock(prompt: LanguageModelV4Prompt, clock: { readonly zone: string; readonly at: number }): { readonly zone: string; readonly offset: string; readonly minutes: number } | undefined {
+  const calls = callsOf(prompt);
+  const results = prompt.flatMap((message) => (message.role === 'tool' ? message.content : []));
+  for (const part of results.reverse()) {
+    if (part.type !== 'tool-result') continue;
+    const input = calls.find((call) => call.toolCallId === part.toolCallId)?.input;
+    const { record } = resultRecordAndWords(part.output);
+    if (typeof record?.time_zone !== 'string' || typeof input !== 'object' || input === null || Object.keys(input).length > 0) continue;
+    try {
+      const given = typeof record.utc_offset === 'string' ? `GMT${record.utc_offset}` : undefined;
+      const format = new Intl.DateTimeFormat('en-US', { timeZone: record.time_zone, timeZoneName: 'longOffset' });
+      const name = given ?? format.formatToParts(Number.isNaN(clock.at) ? new Date() : new Date(clock.at)).find((field) => field.type === 'timeZoneName')?.value;
+      const offset = name === undefined ? null : /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
+      if (offset === null) return undefined;
+      const minutes = offset[1] === undefined ? 0 : (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+      const sign = minutes < 0 ? '-' : '+';
+      const hours = String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0');
+      return { zone: record.time_zone, offset: `UTC${sign}${hours}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`, minutes };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Asking to pick a date oneself: "pick a delivery date", "let me choose a date", "Datum wählen", "choisir une date" (folded). */
+const PICKS_DATE =
+  /\b(?:pick|choose|select|w(?:a|ae)hl\w*|aussuchen|such\w*\s+(?:\w+\s+)*aus|choisi\w*|selectionne\w*)\b.*\b(?:date|day|\w*datum|\w*tag|termin|jour)\b|\b(?:date|day|\w*datum|\w*tag|termin|jour)\b.*\b(?:pick|choose|select|w(?:a|ae)hl\w*|aussuchen|choisi\w*)\b/;
+
+/**
+ * A date picker among `tools` (a tool whose description says it lets the user pick a date), with the argument its
+ * question goes in: the first required string that is no date.
+ */
+function datePicker(tools: readonly ToolInfo[]): { readonly picker: ToolInfo; readonly question: string } | undefined {
+  const picker = tools.find((tool) => !isChangeName(tool.name) && /\b(?:date\s*picker|pick\s+a\s+date)\b/i.test(tool.description ?? ''));
+  const schema = picker?.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown } | undefined;
+  const required = Array.isArray(schema?.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+  const question = required.find((name) => schema?.properties?.[name]?.type === 'string' && !isDateArgument(picker?.inputSchema, name));
+  return picker === undefined || question === undefined ? undefined : { picker, question };
+}
+
+/**
+ * "pick a delivery date for A-1003": the date picker and the argument its question goes in, and the id whose date the
+ * change tool the text reads as sets (the date the only argument it lacks); `undefined` for any other text, with no
+ * picker, or no id.
+ */
+function datePickFor(text: string, tools: readonly ToolInfo[]): { readonly picker: ToolInfo; readonly question: string; readonly id: string } | undefined {
+  if (!PICKS_DATE.test(fold(text))) return undefined;
+  const picking = datePicker(tools);
+  const change = picking === undefined ? undefined : tools.find((tool) => isChangeName(tool.name) && idArgument(tool.inputSchema) !== undefined && dateArgument(tool) !== undefined);
+  const idName = change === undefined ? undefined : idArgument(change.inputSchema);
+  if (picking === undefined || change === undefined || idName === undefined) return undefined;
+  const read = extractArguments(text, change.inputSchema);
+  const id = read.input[idName];
+  return typeof id === 'string' && read.missing.every((name) => isDateArgument(change.inputSchema, name)) ? { ...picking, id } : undefined;
+}
+
+/** The first argument of a tool's schema that takes a date. */
+function dateArgument(tool: ToolInfo): string | undefined {
+  const properties = (tool.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  return Object.keys(properties).find((name) => isDateArgument(tool.inputSchema, name));
+}
+
+/**
+ * The results of the date picker a message asked for ("pick a delivery date for A-1003"): the change of that id to the
+ * day picked, said; `undefined` when the turn called no picker, its result holds no day (cancelled), or it made the
+ * change already.
+ */
+function pickedDateChange(input: OfflineRuleInput, wording: Wording): OfflineReply | undefined {
+  const turn = callsOf(input.prompt.slice(lastIndexOfRole(input.prompt, 'user') + 1));
+  const picking = datePickFor(input.userText, input.tools);
+  const asked = picking === undefined ? undefined : turn.find((call) => call.toolName === picking.picker.name);
+  const result = asked === undefined ? undefined : input.toolResults.find((part) => part.toolCallId === asked.toolCallId);
+  if (picking === undefined || result === undefined || turn.some((call) => isChangeName(call.toolName))) return undefined;
+  const { record, words } = resultRecordAndWords(result.output);
+  const said = typeof record === 'object' ? Object.values(record).find((value) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) : undefined;
+  const day = said ?? /^\s*"?(\d{4}-\d{2}-\d{2})"?\s*$/.exec(words)?.[1];
+  const change = input.tools.find((tool) => isChangeName(tool.name) && idArgument(tool.inputSchema) !== undefined && dateArgument(tool) !== undefined);
+  const idName = change === undefined ? undefined : idArgument(change.inputSchema);
+  const dateName = change === undefined ? undefined : dateArgument(change);
+  if (typeof day !== 'string' || change === undefined || idName === undefined || dateName === undefined) return undefined;
+  return { type: 'tool-calls', calls: [{ toolName: change.name, input: { [idName]: picking.id, [dateName]: day } }], text: wording.picked(day, change.name, picking.id) };
 }
 
 /** A place alone after a clock, with no "in": "and londn?", "what about sydeny", "und Berln?", "et Londre ?" (folded). */
@@ -744,13 +963,38 @@ const WHICH_ONE =
 /** Words of several records: "orders", "ones", "all", "Bestellungen", "commandes", "toutes" (folded). */
 const MANY = /\b(?:orders|ones|all|those|these|alle[nms]?|bestellungen|diese|commandes|toutes|tous|celles|ceux)\b/;
 /** Asking the one furthest behind: "worst", "most late", "am schlimmsten", "la pire", "le plus en retard" (folded). */
-const WORST = /\b(?:worst|most\s+(?:late|delayed|overdue|behind)|furthest\s+behind|latest|schlimmste[nr]?|am\s+schlimmsten|am\s+meisten\s+(?:verspatet|im\s+verzug)|am\s+spatesten|pire|plus\s+en\s+retard)\b/;
+const WORST = /\b(?:worst|worse|more\s+(?:late|delayed|overdue|behind)|most\s+(?:late|delayed|overdue|behind)|furthest\s+behind|further\s+behind|latest|schlimmste[nr]?|schlimmer|am\s+schlimmsten|am\s+meisten\s+(?:verspatet|im\s+verzug)|mehr\s+(?:verspatet|im\s+verzug)|am\s+spatesten|pire|plus\s+en\s+retard)\b/;
 /** Asking the one least behind: "least late", "the best", "am wenigsten verspätet", "la moins en retard" (folded). */
 const LEAST_LATE = /\b(?:least\s+(?:late|delayed|behind)|best|am\s+wenigsten\s+(?:verspatet|im\s+verzug)|am\s+besten|moins\s+en\s+retard|meilleure?)\b/;
 /** Asking the later one: "later", "latest", "ahead", "später", "plus tard" (folded). */
 const LATER = /\b(?:later|latest|ahead|spater|am\s+spatesten|plus\s+tard)\b/;
 /** Asking the earlier one: "earlier", "earliest", "sooner", "früher", "plus tôt" (folded). */
-const EARLIER = /\b(?:earlier|earliest|sooner|soonest|fruher|am\s+fruhesten|plus\s+tot)\b/;
+const EARLIER = /\b(?:earlier|earliest|sooner|soonest|fruher|am\s+fruhesten|plus\s+tot|(?:arrives?|comes?|gets?\s+here|(?:is\s+)?delivered|kommt|ankommt|geliefert\s+wird|arrive)\s+(?:first|zuerst|als\s+erste[rs]?|en\s+premier))\b/;
+
+/** Asking the higher amount: "higher", "more expensive", "bigger", "höher", "teurer", "plus élevé", "plus cher" (folded). */
+const HIGHER = /\b(?:higher|highest|more\s+expensive|most\s+expensive|dearer|bigger|biggest|larger|largest|hoher|hochste[nr]?|teurer|teuerste[nr]?|grosser|grosste[nr]?|plus\s+(?:eleve|elevee|cher|chere|gros|grosse))\b/;
+/** Asking the lower amount: "lower", "cheaper", "smaller", "niedriger", "billiger", "moins cher" (folded). */
+const LOWER = /\b(?:lower|lowest|cheaper|cheapest|less\s+expensive|smaller|smallest|niedriger|niedrigste[nr]?|billiger|billigste[nr]?|kleiner|kleinste[nr]?|moins\s+(?:eleve|elevee|cher|chere)|plus\s+(?:bas|basse|petit|petite))\b/;
+
+/**
+ * The amounts the tool results of the latest turns showed (see {@link recentResults}), by the id each was made for: a
+ * `total` field, or a total in its words ("Invoice INV-A-1002 …; total 89.00 EUR."), as {@link amountShown} reads one.
+ */
+function amountsShown(prompt: LanguageModelV4Prompt): { readonly name: string; readonly value: number; readonly shown: string }[] {
+  const calls = callsOf(prompt);
+  const read = (results: readonly LanguageModelV4ToolResultPart[]): { readonly name: string; readonly value: number; readonly shown: string }[] =>
+    results.flatMap((result) => {
+      const { record, words } = resultRecordAndWords(result.output);
+      const name = idOf(calls.find((call) => call.toolCallId === result.toolCallId)?.input)?.[1] ?? idOf(record)?.[1];
+      const total = TOTAL_IN_WORDS.exec(words);
+      const currency = typeof record?.currency === 'string' ? ` ${record.currency}` : total?.[2] === undefined ? '' : ` ${total[2]}`;
+      const value = typeof record?.total === 'number' ? record.total : total === null ? Number.NaN : Number((total[1] ?? '').replace(/,/g, ''));
+      const shown = typeof record?.total === 'number' ? record.total.toFixed(2) : (total?.[1] ?? '');
+      return name === undefined || Number.isNaN(value) ? [] : [{ name, value, shown: `${shown}${currency}` }];
+    });
+  const found = read(recentResults(prompt, (results) => read(results).length >= 2));
+  return found.filter((record, index) => found.findIndex((other) => other.name === record.name) === index);
+}
 
 /** A record an earlier answer showed: its name (an id, a clock's zone), how late it runs, its time or date, and why. */
 interface ShownRecord {
@@ -849,6 +1093,17 @@ function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Word
   const folded = fold(text).trim();
   // One of them, not a list of some ("the latest orders please", "what are the latest ones?" ask for a list).
   if (!WHICH_ONE.test(folded) || folded.split(/\s+/).length > 9 || MANY.test(folded)) return undefined;
+  // "which one is higher?" after two invoices: by the totals they showed (it looked the last order up).
+  const dearer = HIGHER.test(folded);
+  const cheaper = !dearer && LOWER.test(folded);
+  const amounts = dearer || cheaper ? amountsShown(prompt) : [];
+  if (amounts.length >= 2) {
+    const sorted = [...amounts].sort((a, b) => (cheaper ? a.value - b.value : b.value - a.value));
+    const [best, ...others] = sorted;
+    if (best === undefined) return undefined;
+    if (others.every((other) => other.value === best.value)) return wording.sameWhen(joinList(sorted.map((record) => record.name), wording.and), best.shown);
+    return wording.higherOf(best.name, best.shown, joinList(others.map((other) => `${other.shown} (${other.name})`), wording.and), cheaper, others.length > 1);
+  }
   const later = LATER.test(folded);
   const earlier = !later && EARLIER.test(folded);
   const records = recordsShown(prompt);
@@ -875,7 +1130,7 @@ function compareShown(prompt: LanguageModelV4Prompt, text: string, wording: Word
 
 /** Asking the amount shown: "what is the total?", "how much is it?", "wie hoch ist die Summe?", "quel est le total ?" (folded). */
 const TOTAL_ASKED =
-  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?(?:\s+of\s+(?:the|that|this)\s+(?:invoice|bill))?(?:\s+again)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
+  /^(?:(?:and|so|ok|und|also|et|alors)[\s,]+)?(?:what(?:'s|s|\s+is|\s+was)\s+(?:the|its|the\s+invoice's)\s+(?:total|amount|sum)(?:\s+amount)?(?:\s+of\s+(?:the|that|this)\s+(?:invoice|bill))?(?:\s+again)?|(?:the\s+)?total|how\s+much\s+(?:is|was|does)\s+(?:it|that|the\s+invoice|the\s+bill)(?:\s+(?:come\s+to|cost))?|how\s+much\s+in\s+total|wie\s+hoch\s+ist\s+(?:die\s+summe|der\s+betrag|der\s+gesamtbetrag|die\s+rechnung)|was\s+kostet\s+(?:das|es|sie)|wie\s*viel\s+kostet\s+(?:das|es|sie)|(?:die\s+)?summe|(?:quel\s+est\s+le\s+)?(?:total|montant)|combien\s+(?:ca\s+coute|coute-t-elle|ca\s+fait))\s*[?.!]*$/;
 
 /**
  * "what is the total?" after an invoice: the amount the latest result of the conversation shows, said with the tool that
@@ -964,6 +1219,14 @@ const SUM_OPERATORS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:divi|over|durch|geteilt|[/÷])/, '/'],
 ];
 
+/**
+ * The last result added to a number or taken from one: "add that to 89", "and add it to 100", "subtract that from 100",
+ * "take it from 100", "addiere das zu 89", "zieh das von 100 ab", "ajoute ça à 89", "soustrais ça de 100" (folded); the
+ * number in group 2 (added) or 4 (taken from).
+ */
+const SUM_WITH_IT =
+  /^(?:(?:and|then|now|und|dann|et|puis)\s+)*(?:(add|addiere|zahl\w*|ajoute)\s+(?:that|it|this|the\s+result|das|es|ca|cela)\s+(?:to|zu|a|à)\s+(\d+(?:[.,]\d+)?)|(subtract|take|zieh\w*|soustrais|retire|enleve)\s+(?:that|it|this|the\s+result|das|es|ca|cela)\s+(?:from|von|de|a|à)\s+(\d+(?:[.,]\d+)?)(?:\s+ab)?)\s*[?.!]*$/;
+
 /** A part or a multiple of the last result: "half of that", "and double it", "a third of it", "die Hälfte davon", "la moitié" (folded). */
 const PART_OF_IT =
   /^(?:(?:and|now|then|und|jetzt|dann|et|puis)\s+)*(?:what(?:'s|\s+is)\s+)?(half|double|twice|triple|a\s+third|a\s+quarter|die\s+halfte|das\s+doppelte|ein\s+drittel|ein\s+viertel|la\s+moitie|le\s+double|le\s+triple|le\s+tiers|le\s+quart)(?:\s+(?:of\s+)?(?:that|it|this|the\s+result|davon|des\s+ergebnisses|de\s+ca|de\s+cela|du\s+resultat))?\s*[?.!]*$/;
@@ -983,13 +1246,21 @@ const PARTS: ReadonlyArray<readonly [RegExp, string, string]> = [
  */
 function continuedSum(prompt: LanguageModelV4Prompt, text: string, tools: readonly ToolInfo[]): OfflineToolCall | undefined {
   const other = OF_ANOTHER.exec(fold(text).trim());
-  if (other !== null) return sumOfAnother(prompt, other[1] ?? '', tools, /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi, 'of');
+  if (other !== null) return sumOfAnother(prompt, { number: other[1] ?? '', tools, place: /\b(?:of|von|de|du)\s+\d+(?:[.,]\d+)?/gi, part: 'of' });
   // "and 20%?" after "15% of 80": the same sum with that percentage.
   const rate = ANOTHER_RATE.exec(fold(text).trim());
-  if (rate !== null) return sumOfAnother(prompt, rate[1] ?? '', tools, /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi, 'rate');
+  if (rate !== null) return sumOfAnother(prompt, { number: rate[1] ?? '', tools, place: /\d+(?:[.,]\d+)?(?=\s*(?:%|percent|prozent|pour\s*cent))/gi, part: 'rate' });
   // "half of that", "double it", "die Hälfte davon", "le double": an operator and a number in words.
   const applied = functionOfSum(prompt, text, tools);
   if (applied !== undefined) return applied;
+  // "add that to 89", "subtract it from 100", "zieh das von 100 ab": the last sum on one side of a number.
+  const sided = SUM_WITH_IT.exec(fold(text).trim());
+  const last = sided === null ? undefined : lastSumCall(prompt, tools);
+  if (sided !== null && last !== undefined) {
+    const number = (sided[2] ?? sided[4] ?? '').replace(',', '.');
+    const expression = sided[1] !== undefined ? `(${last.expression}) + ${number}` : `${number} - (${last.expression})`;
+    return { toolName: last.tool.name, input: { ...last.input, [last.name]: expression } };
+  }
   const partOf = PART_OF_IT.exec(fold(text).trim());
   const worded = partOf === null ? undefined : PARTS.find(([pattern]) => pattern.test(partOf[1] ?? ''));
   const match = worded === undefined ? GOES_ON_SUM.exec(fold(text).trim()) : ['', worded[1], worded[2]];
@@ -1071,6 +1342,27 @@ function rateOfEarlier(
   return call === undefined && Number.isNaN(value) ? undefined : { phrase, amount: earlier.shown, call, said };
 }
 
+/**
+ * "and with 19% VAT?", "what is 19% of it?" after lookups by id, which show no amount (the turns before showed none):
+ * say so, with a tool that takes the same id and says it shows a total or an invoice (one to ask first), and how to
+ * give an amount. Decision: a status and dates are nothing a rate goes on, and the lookup again answered nothing asked.
+ * `undefined` for any other text, when an earlier result showed an amount, or when the message before looked nothing up.
+ */
+function noAmountForRate(prompt: LanguageModelV4Prompt, userText: string, tools: readonly ToolInfo[], wording: Wording): string | undefined {
+  const folded = fold(userText).trim();
+  const rate = (RATE_ALONE.exec(folded) ?? RATE_OF_EARLIER.exec(folded))?.at(-1);
+  if (rate === undefined || amountShown(prompt.slice(0, lastIndexOfRole(prompt, 'user')), tools) !== undefined) return undefined;
+  const looked = callsOf(previousTurn(prompt)).filter((call) => isReadName(call.toolName) && idOf(call.input) !== undefined);
+  if (looked.length === 0) return undefined;
+  const ids = [...new Set(looked.map((call) => idOf(call.input)?.[1] ?? ''))];
+  const names = [...new Set(looked.map((call) => call.toolName))];
+  const idName = idOf(looked[0]?.input)?.[0];
+  const maker = tools.find(
+    (tool) => !names.includes(tool.name) && !isChangeName(tool.name) && idArgument(tool.inputSchema) === idName && /\b(?:invoice|bill|total)\b/i.test(`${splitIdentifier(tool.name).join(' ')} ${tool.description ?? ''}`),
+  );
+  return wording.noAmountShown(userText.trim().replace(/\s*[?.!]+$/, ''), joinList(names, wording.and), joinList(ids, wording.and), rate.replace('.', wording.language === 'en' ? '.' : ','), maker?.name);
+}
+
 /** "total 1,299.00 EUR" in a result's words (an invoice's summary): the amount and its currency. */
 const TOTAL_IN_WORDS = /\btotal\s*(?:of\s+|:\s*)?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*([A-Z]{3})\b)?/i;
 
@@ -1150,13 +1442,25 @@ const ANOTHER_RATE = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maint
 /** Another number for the last sum's "of": "and of 300?", "what about of 300", "und von 300?", "et de 300 ?" (folded). */
 const OF_ANOTHER = /^(?:(?:and|what\s+about|how\s+about|now|und|jetzt|et|maintenant)\s+)*(?:of|von|de|du)\s+(\d+(?:[.,]\d+)?)\s*[?.!]*$/;
 
+/** What {@link sumOfAnother} changes in the last sum: the number given, the tools, where it goes in its words, and which part it is. */
+interface AnotherOfSum {
+  /** The number given ("300" of "and of 300?"), as written. */
+  readonly number: string;
+  readonly tools: readonly ToolInfo[];
+  /** Where the part is in the words of the message before (global: its last match is changed). */
+  readonly place: RegExp;
+  /** The percentage (`rate`) or what it is of (`of`). */
+  readonly part: 'rate' | 'of';
+}
+
 /**
  * The sum the message before asked in words ("15% of 240"), with `number` in the last `place` it names (what it was
  * "of", or its percentage: `part`): the calculator's call again (`15 / 100 * 300`); when its words name none ("and of
  * 300?" before "and 21%?"), its call's percentage with that part changed. `undefined` when the message before made no
  * such call, or neither names the place.
  */
-function sumOfAnother(prompt: LanguageModelV4Prompt, number: string, tools: readonly ToolInfo[], place: RegExp, part: 'rate' | 'of'): OfflineToolCall | undefined {
+function sumOfAnother(prompt: LanguageModelV4Prompt, another: AnotherOfSum): OfflineToolCall | undefined {
+  const { number, tools, place, part } = another;
   const last = callsOf(previousTurn(prompt)).at(-1);
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const name = tool === undefined ? undefined : expressionArgument(tool.inputSchema);
@@ -1217,9 +1521,11 @@ function repeatedCall(
     if (tool === undefined || found.length === 0 || pickTool(text, tools)?.name === tool.name) continue;
     // A mail whose words came from a result (an invoice, a lookup) is about its record alone: "and A-1002?" after "send
     // the invoice of A-1006" makes A-1002's invoice, and does not mail A-1006's to A-1002's customer.
-    const asked = fold(userTextAt(prompt, previous));
+    // The words as the customer reads them count as the user's: "that their order is delayed" mailed "your order is delayed".
+    const person = (words: string): string => fold(words).replace(/\b(?:their|his|her|your)\b/g, 'your');
+    const asked = person(userTextAt(prompt, previous));
     const input = part.input as Record<string, unknown>;
-    const derived = Object.entries(input).some(([name, value]) => typeof value === 'string' && isMessageArgument(tool.inputSchema, name) && !asked.includes(fold(value)));
+    const derived = Object.entries(input).some(([name, value]) => typeof value === 'string' && isMessageArgument(tool.inputSchema, name) && !asked.includes(person(value)));
     if (derived && found.some((value) => value.kind === 'id')) continue;
     // Nothing else is asked: the words left once the values are out go on from the last request, or name no tool.
     const read = extractArguments(text, tool.inputSchema).input;
@@ -1335,7 +1641,7 @@ function correctedText(text: string, now: Date): string {
     const before = fold(said.slice(0, said.length - phrase.length));
     const only = phrase.length > 0 && said.endsWith(phrase) && LEADS_TO_VALUE.exec(before)?.[0] === before;
     const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(tail);
-    if (!only && !iso) return text;
+    if (!only && !iso) return recountedText(head, tail) ?? text;
     const value = only ? phrase : tail.trim();
     const isoBefore = [...head.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].at(-1);
     const last = readRelativeDates(head, now).dates.at(-1)?.phrase ?? isoBefore?.[0];
@@ -1345,8 +1651,39 @@ function correctedText(text: string, now: Date): string {
   return text;
 }
 
+/** A count before a thing, not a part of an id ("A-1002") nor a day ("5th"): "2 mugs", "3 Tassen". */
+const COUNT_BEFORE_THING = /(?<![\w.,-])(\d{1,3})(?=\s+[a-z\u00C0-\u024F])/gi;
+/** The thing after a count, up to where it goes or the next one: "mugs" of "2 mugs to my cart". */
+const THING_AFTER_COUNT = /^\s+([^\d,;.!?]+?)(?=\s+(?:to|into|in|and|zum|zur|und|et|au|aux|dans)\b|[,;.!?]|$)/i;
+
+/**
+ * "add 2 mugs, no wait, 3 mugs", "add 2 mugs, sorry I meant 3", "leg 2 Tassen in den Warenkorb, nein lieber 3": the
+ * message with the count (and the thing, when another is named) given after the correction in place of the last one
+ * before it; `undefined` when the correction gives no count, or nothing before it was counted. It added both, and "no
+ * wait" as a thing.
+ */
+function recountedText(head: string, tail: string): string | undefined {
+  const counted = /^(\d{1,3})(?:\s+(\S.*))?$/.exec(tail.trim());
+  const last = [...head.matchAll(COUNT_BEFORE_THING)].at(-1);
+  if (counted === null || last === undefined) return undefined;
+  const after = head.slice(last.index + last[0].length);
+  const thing = THING_AFTER_COUNT.exec(after);
+  const named = counted[2];
+  // Another thing named ("3 cups"): it replaces the one counted before; the same one ("3 mugs") or none: the count only.
+  const same = named === undefined || thing === null || stem(fold(named).split(/\s+/)[0] ?? '') === stem(fold(thing[1] ?? '').split(/\s+/)[0] ?? '');
+  const rest = same || thing === null ? after : ` ${named}${after.slice(thing[0].length)}`;
+  return `${head.slice(0, last.index)}${counted[1]}${rest}`;
+}
+
 /** Words for a day an earlier answer gave: "that day", "the same day", "an dem Tag", "ce jour-là", "cette date" (folded). */
 const THAT_DAY = /\b(?:that\s+(?:day|date)|the\s+same\s+(?:day|date)|(?:an\s+)?(?:diesem|dem|diesen)\s+(?:tag|datum)|ce\s+jour(?:-la)?|cette\s+date|ce\s+meme\s+jour)\b/;
+
+/**
+ * A day next to the one an earlier answer gave: "the day before that", "the day after it", "am Tag davor", "am Tag
+ * danach", "la veille", "le lendemain" (folded); group 1 when it is the day before.
+ */
+const NEXT_TO_THAT_DAY =
+  /\b(?:(?:the\s+)?day\s+(?:(before)|after)\s+(?:that|it|this)|(?:(?:am|auf\s+den|den)\s+)?tag\s+(?:(davor)|danach)|(?:(la\s+veille)|le\s+lendemain))\b/;
 
 /**
  * A text that names a day by an earlier answer ("move A-1002 to that day" after ""christmas" is 2026-12-25, …"): the
@@ -1354,7 +1691,9 @@ const THAT_DAY = /\b(?:that\s+(?:day|date)|the\s+same\s+(?:day|date)|(?:an\s+)?(
  * names none so, or the answer before gave no date.
  */
 function dayReferredTo(prompt: LanguageModelV4Prompt, text: string): { readonly text: string; readonly phrase: string; readonly date: string } | undefined {
-  const match = THAT_DAY.exec(fold(text));
+  // A question of it ("und am Tag danach?" after a clock) is the day asked (dayAnswer), not a day to move to.
+  const next = ASKS.test(fold(text).trim()) ? null : NEXT_TO_THAT_DAY.exec(fold(text));
+  const match = next ?? THAT_DAY.exec(fold(text));
   if (match === null) return undefined;
   const said = previousTurn(prompt).flatMap((message) =>
     message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])) : [],
@@ -1362,7 +1701,9 @@ function dayReferredTo(prompt: LanguageModelV4Prompt, text: string): { readonly 
   const date = said.map((words) => /\b\d{4}-\d{2}-\d{2}\b/.exec(words)?.[0]).find((found) => found !== undefined);
   if (date === undefined) return undefined;
   const phrase = text.slice(match.index, match.index + match[0].length);
-  return { text: `${text.slice(0, match.index)}${date}${text.slice(match.index + match[0].length)}`, phrase, date };
+  // "the day before that": a day off the date the answer gave.
+  const day = next === null ? date : addDays(date, next[1] !== undefined || next[2] !== undefined || next[3] !== undefined ? -1 : 1);
+  return { text: `${text.slice(0, match.index)}${day}${text.slice(match.index + match[0].length)}`, phrase, date: day };
 }
 
 /** A correction said after the value it gives: "tokyo I mean", "A-1003 I meant", "Tokio meinte ich", "Tokyo je veux dire" (folded). */
@@ -1441,7 +1782,9 @@ function movedNextTo(prompt: LanguageModelV4Prompt, text: string, dates: ReadDat
 const DAY_QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what whats which when is it will be date day weekday of the week does fall falls on wann welcher welches welchen ist ' +
-    'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas'
+    'datum tag wochentag fallt der die das am haben wir ein quel quelle quand est sera serons il t que jour tombe tombera le la ce cest sommes nous there dort da bas ' +
+    // "what day is christmas this year?", "wann ist Ostern dieses Jahr?", "quel jour tombe Noël cette année ?"
+    'this year dieses jahr cette annee'
   ).split(' '),
 );
 /**
@@ -1541,6 +1884,11 @@ function thingOfLastCall(prompt: LanguageModelV4Prompt, text: string, tools: rea
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   const things = tool === undefined ? [] : splitIdentifier(tool.name).filter((word) => !isReadName(word) && !isChangeName(word) && !isWeakVerb(stem(word)));
   if (things.length === 0) return undefined;
+  // "can you make it earlier? like the 1st of december" after "when is A-1002 arriving": read with that call's id, the
+  // text names the change of its date (with its thing, "make … order" made the invoice).
+  const id = idOf(last?.input)?.[1];
+  const byId = id === undefined ? undefined : pickTool(`${text} ${id}`, tools);
+  if (byId !== undefined && isChangeName(byId.name) && idArgument(byId.inputSchema) !== undefined && hasDate(text)) return byId;
   const picked = pickTool(`${text} ${things.join(' ')}`, tools);
   return picked !== undefined && splitIdentifier(picked.name).some((word) => things.includes(word)) ? picked : undefined;
 }
@@ -1931,7 +2279,7 @@ function sentOnAnswer(asked: string, tools: readonly ToolInfo[]): FollowUps | un
 }
 
 /** Sending what was just named, with nothing else to say: "send it (to the customer)", "schick sie", "envoie-la" (folded). */
-const IT_SENT = /^\s*(?:(?:then|and|dann|und|et|puis)\s+)?(?:send|sned|e-?mail|mail|forward|schick\w*|sende|maile|envoie)(?:-la|-le|-les|-lui)?(?:\s+(?:it|them|sie|es|ihn|la|le|les)\b)?(?:\s+(?:(?:to|an|au|aux|a)\s+)?(?:(?:the|their|its|den|dem|der|die|le|la|les|leurs?)\s+)?(?:customers?|buyers?|clients?|kunden|kundin))?\s*[.!]*$/;
+const IT_SENT = /^\s*(?:(?:then|and|dann|und|et|puis)\s+)?(?:send|sned|e-?mail|mail|forward|schick\w*|sende|maile|envoie)(?:-la|-le|-les|-lui)?(?:\s+(?:it|them|sie|es|ihn|la|le|les)\b)?(?:\s+(?:(?:to|an|au|aux|a)\s+)?(?:(?:(?:the|their|its|den|dem|der|die|le|la|les|leurs?)\s+)?(?:customers?|buyers?|clients?|kunden|kundin)|them|him|her|ihm|ihr|ihnen))?\s*[.!]*$/;
 
 /** A message that sends what a tool makes, alone ({@link sentMade}) or after requests that only read ({@link sentAfterReads}). */
 function sendsMade(text: string, tools: readonly ToolInfo[]): FollowUps | undefined {
@@ -1978,8 +2326,8 @@ function sentAfterReads(text: string, tools: readonly ToolInfo[]): FollowUps | u
   return { calls: calls.filter((call) => call.toolName !== made.name), later, changes: true, made: made.name, madeAfter };
 }
 
-/** "to the customer", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
-const TO_CUSTOMER = /\s+(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)\b/g;
+/** "to the customer", "to them", "an den Kunden", "au client", "aux clients" (folded): who a mail goes to, no request of its own. */
+const TO_CUSTOMER = /\s+(?:(?:to|an|au|aux|a)\s+(?:(?:the|their|its|his|her|den|die|das|le|la|les|leurs?|ses?|son|sa)\s+)?(?:customers?|buyers?|clients?|kunden|kundin(?:nen)?|clientes?)|to\s+(?:them|him|her))\b/g;
 
 /** The calls of `maker` a text asks to send (each of its ids), and the mail left for their results. */
 function sendsWhatIsMade(text: string, maker: ToolInfo, tools: readonly ToolInfo[], asked = text): FollowUps | undefined {
@@ -2642,7 +2990,7 @@ function withPendingQuestion(prompt: LanguageModelV4Prompt, userText: string): s
  * "cancel that" after a request that was done may be about cancelling an order.
  */
 const DISMISSAL =
-  /^(?:(?:oh|ah|ok|okay|no|nah|actually|wait|hmm|ach|nein|non|bon)[\s,]+)*(?:(never\s*mind|nvm|forget\s+(?:it|that|about\s+it)|scratch\s+that|leave\s+it|skip\s+(?:it|that)|don'?t\s+bother|lass(?:\s+(?:es|das|mal|gut\s+sein))+|vergiss\s+(?:es|das)|schon\s+gut|egal|laissez?\s+tomber|oubliez?(?:\s+(?:ca|cela|le))?|pas\s+la\s+peine)|(cancel(?:\s+(?:that|this|it))?|abbrechen|brich\s+(?:es|das)\s+ab|annulez?(?:\s+(?:ca|cela))?))(?:[\s,]+(?:then|please|thanks|bitte|danke|merci|alors|dann))*\s*[.!]*$/;
+  /^(?:(?:oh|ah|ok|okay|no|nah|actually|wait|hmm|ach|nein|non|bon)[\s,]+)*(?:(never\s*mind|nvm|forget\s+(?:it|that|about\s+it)|scratch\s+that|leave\s+it|keep\s+(?:it|that|them)(?:\s+as\s+it\s+is)?|skip\s+(?:it|that)|behalte?\s+(?:es|ihn|sie)|garde[sz]?(?:-le|-la|-les)?|don'?t\s+bother|lass(?:\s+(?:es|das|mal|gut\s+sein))+|vergiss\s+(?:es|das)|schon\s+gut|egal|laissez?\s+tomber|oubliez?(?:\s+(?:ca|cela|le))?|pas\s+la\s+peine)|(cancel(?:\s+(?:that|this|it))?|abbrechen|brich\s+(?:es|das)\s+ab|annulez?(?:\s+(?:ca|cela))?))(?:[\s,]+(?:then|please|thanks|bitte|danke|merci|alors|dann))*\s*[.!]*$/;
 
 /**
  * The answer to a message that calls off the request before it ("never mind" after "move A-1003 to Dec 24"). Decision:
@@ -2667,6 +3015,23 @@ function dismissal(prompt: LanguageModelV4Prompt, userText: string, tools: reado
   const wording = wordingFor(userText);
   if (!done && asked) return wording.dismissed(request.replace(/\s+/g, ' ').slice(0, 120));
   return match[2] === undefined ? wording.dismissedDone : undefined;
+}
+
+/** Asking why, alone: "why not?", "how come?", "warum nicht?", "wieso?", "pourquoi pas ?" (folded). */
+const WHY_ALONE = /^(?:(?:but|and|ok|aber|und|mais|et)[\s,]+)?(?:why(?:\s+not)?|how\s+come|warum(?:\s+nicht)?|wieso(?:\s+nicht)?|weshalb|pourquoi(?:\s+pas)?)\s*[?.!]*$/;
+
+/**
+ * "why not?" after the message before asked a change whose approval was declined: the tools that did not run, and that
+ * asking again brings the approval back; `undefined` for any other text, or when nothing was declined.
+ */
+function declinedWhy(prompt: LanguageModelV4Prompt, userText: string): string | undefined {
+  if (!WHY_ALONE.test(fold(userText).trim())) return undefined;
+  const previous = lastIndexOfRole(prompt, 'user', lastIndexOfRole(prompt, 'user'));
+  const results = previousTurn(prompt).flatMap((message) => (message.role === 'tool' ? message.content : []));
+  const denied = [...new Set(results.flatMap((part) => (part.type === 'tool-result' && part.output.type === 'execution-denied' ? [part.toolName] : [])))];
+  if (denied.length === 0 || previous < 0) return undefined;
+  const wording = wordingFor(userText);
+  return wording.declinedWhy(joinList(denied, wording.and), userTextAt(prompt, previous).replace(/\s+/g, ' ').slice(0, 120));
 }
 
 /** A reply that says yes, and gives nothing else of its own (no number): "yes", "yes please", "ja, genau", "oui". */
@@ -2706,6 +3071,10 @@ const wordsOf = (text: string): string[] => fold(text).split(/[^a-z]+/).filter((
 /** Wishes said in leaving: "have a nice day", "good day", "schönen Tag noch", "bonne journée" (folded); no question of a day. */
 const GOOD_WISHES = /\b(?:have\s+a\s+(?:nice|good|great|lovely)\s+(?:day|evening|weekend|one)|good\s+day|(?:einen\s+)?schonen\s+(?:tag|abend|feierabend)(?:\s+noch)?|bonne\s+(?:journee|soiree)|bon\s+week-?end)\b/g;
 
+/** Taking leave: "see you (later)", "talk to you soon", "take care", "bis bald", "mach's gut", "à plus", "à bientôt" (folded). */
+const LEAVE_TAKING =
+  /\b(?:see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow))?|cya|talk\s+(?:to\s+you\s+)?(?:later|soon)|take\s+care|bis\s+(?:bald|dann|spater|morgen|zum\s+nachsten\s+mal)|mach['’]?s\s+gut|a\s+(?:plus|bientot|demain|la\s+prochaine|tout\s+a\s+l['’]heure))\b/g;
+
 /**
  * Whether a part of a message asks for nothing: each of its words that carries content is a pleasantry ("… and
  * thanks"), or of good wishes ("… and have a nice day": no question of the day, whatever "day" says to a clock).
@@ -2718,16 +3087,27 @@ function isPleasantry(text: string): boolean {
 /** Asking what the model can do: "what can you do?", "help", "was kannst du?", "que sais-tu faire ?". */
 const ASKS_HELP = /^(?:(?:what|which)\s+(?:can\s+you\s+do|tools\s+do\s+you\s+have|are\s+your\s+tools)|help|hilfe|aide|was\s+kannst\s+du(?:\s+alles)?(?:\s+tun|\s+machen)?|que\s+(?:sais|peux)[-\s]tu\s+faire|qu['’]est-ce\s+que\s+tu\s+(?:sais|peux)\s+faire)\s*[?!.]*$/;
 
-/** Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup") or only greets ("hi", "hallo", "bonjour"). */
-function pleasantryOf(text: string): 'thanks' | 'greeting' | 'farewell' | undefined {
+/**
+ * Whether a text only thanks ("thanks!", "danke schön", "merci beaucoup"), only greets ("hi", "hallo", "bonjour"), only
+ * takes leave ("bye", "have a nice day"), or thanks in leaving ("thanks, bye": `thanked-farewell`; "danke, schönen Tag
+ * noch": `thanked-wishes`).
+ */
+function pleasantryOf(text: string): 'thanks' | 'greeting' | 'farewell' | 'thanked-farewell' | 'thanked-wishes' | undefined {
   if (ASKS_HELP.test(fold(text).trim())) return 'greeting';
-  // "have a nice day", "bye", "schönen Tag noch": a farewell, whatever "day" says to a clock.
+  // "have a nice day", "bye", "schönen Tag noch": a farewell, whatever "day" says to a clock; "see you", "bis bald", "à
+  // plus" too (it added "plus" to a sum).
   const wished = fold(text).replace(GOOD_WISHES, ' ');
-  const farewell = wished !== fold(text) || /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text));
-  const words = wordsOf(wished);
+  const left = wished.replace(LEAVE_TAKING, ' ');
+  const bye = left !== wished || /\b(?:bye|goodbye|tschuss|ciao|au\s+revoir|salut)\b/.test(fold(text));
+  const farewell = wished !== fold(text) || bye;
+  const words = wordsOf(left);
   if (!words.every((word) => PLEASANTRIES.has(word) || /^(?:goodbye|tschuss|ciao|au|revoir)$/.test(word)) || (words.length === 0 && !farewell)) return undefined;
-  if (words.some((word) => PLEASANTRIES.get(word) === 'thanks')) return 'thanks';
-  if (words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag')) return 'greeting';
+  // Thanks with "bye" or good wishes: a goodbye that thanks ("salut" alone greets, and is left to the greeting below).
+  const thanked = words.some((word) => PLEASANTRIES.get(word) === 'thanks');
+  if (thanked && wished !== fold(text)) return 'thanked-wishes';
+  if (thanked && bye) return 'thanked-farewell';
+  if (thanked) return 'thanks';
+  if (left === wished && words.some((word) => PLEASANTRIES.get(word) === 'greeting' || word === 'morgen' || word === 'tag')) return 'greeting';
   return farewell ? 'farewell' : undefined;
 }
 

@@ -193,7 +193,7 @@ const HOLIDAYS: ReadonlyArray<readonly [string, (year: number) => Date]> = [
   [String.raw`christmas\s+eve|xmas\s+eve|heilig(?:abend|er\s+abend)|(?:la\s+)?veille\s+de\s+noel|reveillon\s+de\s+noel`, (y) => new Date(Date.UTC(y, 11, 24))],
   [String.raw`boxing\s+day|stephanstag|zweite[nr]?\s+weihnachtstag|lendemain\s+de\s+noel`, (y) => new Date(Date.UTC(y, 11, 26))],
   [String.raw`new\s+year['’]?s\s+eve|silvester|(?:la\s+)?saint[-\s]sylvestre|reveillon\s+du\s+nouvel\s+an`, (y) => new Date(Date.UTC(y, 11, 31))],
-  [String.raw`(?:christmas|xmas)(?:\s+day)?|(?:erste[nr]?\s+)?weihnacht(?:en|stag)|(?<=\b(?:a|pour|de|jusqu['’]a|apres|avant)\s+)noel`, (y) => new Date(Date.UTC(y, 11, 25))],
+  [String.raw`(?:christmas|xmas)(?:\s+day)?|(?:erste[nr]?\s+)?weihnacht(?:en|stag)|(?<=\b(?:a|pour|de|jusqu['’]a|apres|avant|est|tombe|sera|jour)\s+)noel`, (y) => new Date(Date.UTC(y, 11, 25))],
   [String.raw`(?:the\s+)?new\s+year(?:['’]?s)?(?:\s+day)?|neujahr(?:stag)?|(?:le\s+)?nouvel\s+an|(?:le\s+)?jour\s+de\s+l['’]an`, (y) => new Date(Date.UTC(y, 0, 1))],
   [String.raw`valentine['’]?s\s+day|valentinstag|(?:la\s+)?saint[-\s]valentin`, (y) => new Date(Date.UTC(y, 1, 14))],
   ['halloween', (y) => new Date(Date.UTC(y, 9, 31))],

@@ -169,6 +169,8 @@ export interface Wording {
   readonly mainland: (country: string, zone: string, others: string) => string;
   /** The answer to a farewell ("have a nice day", "bye"). */
   readonly farewell: string;
+  /** The answer to thanks said in leaving ("thanks, bye", "danke, tschüss"; `wished`: "thanks, have a nice day"). */
+  readonly welcomeFarewell: (wished: boolean) => string;
   /** Said before the answer to a message longer than the offline model reads (`limit` of `length` characters). */
   readonly readOnly: (limit: number, length: number) => string;
   /** The answer to thanks. */
@@ -177,14 +179,22 @@ export interface Wording {
   readonly noted: string;
   /** How many records the list the message before showed has ("how many?" after it), with their ids when they have them. */
   readonly listCount: (count: number, ids: string) => string;
+  /** "how many items?" after a list of counted things (a cart): how many things, of how many kinds, and each count. */
+  readonly thingsCount: (things: number, kinds: number, each: string) => string;
+  /** "how many were checked?" after an audit: the tool, how many it checked, how many it flagged, and their ids. */
+  readonly checkedCount: (tool: string, checked: number, flagged: number, ids: string) => string;
   /** "how many?" after lookups by id, not a list: what they looked up, and that they counted nothing more. */
   readonly lookedUpCount: (count: number, ids: string, tools: string) => string;
   /** "which status has the most?" after counts: the names with the most (or the fewest), their count and the total. */
   readonly mostCounted: (names: string, count: number, total: number, least: boolean) => string;
   /** A place's clock against another's: "Asia/Tokyo is 14 hours ahead (UTC+09:00)"; `minutes` 0 when they agree. */
   readonly aheadOf: (zone: string, minutes: number, offset: string) => string;
-  /** "what is the time difference?" after clocks: each one {@link aheadOf} the one furthest west. */
-  readonly timesApart: (each: string, base: string, offset: string) => string;
+  /** "how far ahead is it?" after one clock, with no zone of the user's known: {@link aheadOf} UTC, and why UTC. */
+  readonly againstUtc: (each: string) => string;
+  /** The user's own time zone (the browser's), named as the one a clock is compared with. */
+  readonly yourZone: (zone: string) => string;
+  /** "what is the time difference?" after clocks: each one {@link aheadOf} the one furthest west (`shown`: after their results, no "no tool"). */
+  readonly timesApart: (each: string, base: string, offset: string, shown: boolean) => string;
   /** "how many?" after a result that counted things (the chart): its total, what it counts, and each count it gave. */
   readonly countsShown: (tool: string, total: number, noun: string, parts: string) => string;
   /** "which one is the worst?" after records that say how late each is: the one furthest behind (or least), why, the others. */
@@ -193,12 +203,25 @@ export interface Wording {
   readonly daysLate: (days: number) => string;
   /** "which one is later?" after clocks or dates: the one whose time or date is later (or earlier; of `many`, the latest), then the others'. */
   readonly laterOf: (best: string, when: string, others: string, earlier: boolean, many: boolean) => string;
+  /** "which one is higher?" after amounts (two invoices): the one whose amount is higher (or lower; of `many`, the highest), then the others'. */
+  readonly higherOf: (best: string, amount: string, others: string, lower: boolean, many: boolean) => string;
   /** "which one is later?" when all of them show the same time or date. */
   readonly sameWhen: (names: string, when: string) => string;
   /** "what is the total?" after a result that showed an amount (an invoice): the tool and the amount. */
   readonly totalShown: (tool: string, amount: string) => string;
   /** "round that" after results with no number to work on (a lookup): say so, and how to give one. */
   readonly noNumberShown: (asked: string, tools: string, ids: string) => string;
+  /**
+   * "and with 19% VAT?" after results with no amount to put it on (a lookup): say so, and how to give one (`maker`: a tool
+   * that shows a total, to ask for first).
+   */
+  readonly noAmountShown: (asked: string, tools: string, ids: string, rate: string, maker: string | undefined) => string;
+  /** The question of the date picker "pick a delivery date for A-1003" opens. */
+  readonly pickQuestion: (id: string) => string;
+  /** The day picked, and the change made with it. */
+  readonly picked: (day: string, tool: string, id: string) => string;
+  /** "why not?" after a change whose approval was declined: the tools that did not run, and the request to ask again. */
+  readonly declinedWhy: (tools: string, request: string) => string;
   /** "never mind" after a request that was not done (asked about, denied, left waiting): it stays undone. */
   readonly dismissed: (request: string) => string;
   /** "never mind" after a request that was done: nothing more is done. */
@@ -366,23 +389,39 @@ const EN: Wording = {
   welcome: "You're welcome. Anything else?",
   noted: 'OK. Anything else?',
   listCount: (count, ids) => `The list showed ${count}${ids.length > 0 ? `: ${ids}` : ''}. No tool was needed for that.`,
+  thingsCount: (things, kinds, each) => `That is ${things} items in all${kinds > 1 ? `, of ${kinds} kinds` : ''}: ${each}. No tool was needed for that.`,
+  checkedCount: (tool, checked, flagged, ids) =>
+    `${tool} checked ${checked} and flagged ${flagged}${ids === '' ? '' : ` (${ids})`}. No tool was needed for that.`,
   lookedUpCount: (count, ids, tools) =>
     `That was a lookup by id, not a list: it showed ${count} (${ids}, with ${tools}), and nothing more was counted. No tool was needed for that.`,
   mostCounted: (names, count, total, least) => `${names} ${least ? 'has the fewest' : 'has the most'}: ${count} of ${total}. No tool was needed for that.`,
-  aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'keeps the same time' : `is ${hoursOf(minutes, 'hour', 'hours', 'minutes')} ahead`} (${offset})`,
-  timesApart: (each, base, offset) => `Against ${base} (${offset}), ${each}. No tool was needed for that.`,
+  aheadOf: (zone, minutes, offset) =>
+    `${zone} ${minutes === 0 ? 'keeps the same time' : `is ${hoursOf(Math.abs(minutes), 'hour', 'hours', 'minutes')} ${minutes < 0 ? 'behind' : 'ahead'}`} (${offset})`,
+  againstUtc: (each) => `Against UTC, ${each}: I do not know your own time zone, so I compared with UTC. No tool was needed for that.`,
+  yourZone: (zone) => `your time zone ${zone}`,
+  timesApart: (each, base, offset, shown) => `Against ${base} (${offset}), ${each}.${shown ? '' : ' No tool was needed for that.'}`,
   countsShown: (tool, total, noun, parts) => `${tool} counted ${total}${noun === '' ? '' : ` ${noun}`} in all: ${parts}. No tool was needed for that.`,
   furthestBehind: (best, why, others, least) =>
     `${best} is ${least ? 'the least behind' : 'the furthest behind'} (${why})${others === '' ? '' : `; ${others}`}. No tool was needed for that.`,
   daysLate: (days) => plural(days, 'day late', 'days late'),
   laterOf: (best, when, others, earlier, many) =>
     `${best} is ${many ? (earlier ? 'the earliest' : 'the latest') : earlier ? 'earlier' : 'later'}: ${when}, against ${others}. No tool was needed for that.`,
+  higherOf: (best, amount, others, lower, many) =>
+    `The total of ${best} is ${many ? (lower ? 'the lowest' : 'the highest') : lower ? 'lower' : 'higher'}: ${amount}, against ${others}. No tool was needed for that.`,
   sameWhen: (names, when) => `${names} show the same: ${when}. No tool was needed for that.`,
   totalShown: (tool, amount) => `${tool} showed a total of ${amount}. No tool was needed for that.`,
   noNumberShown: (asked, tools, ids) =>
     `What ${tools} showed for ${ids} has no number that "${asked}" could work on (it gives a status and dates). ` +
     'Give me the number, as in "round 3.14159 to 2 digits".',
+  noAmountShown: (asked, tools, ids, rate, maker) =>
+    `What ${tools} showed for ${ids} has no amount that "${asked}" could be put on (it gives a status and dates). ` +
+    `${maker === undefined ? 'Give' : `${maker} shows a total: ask me for it first, or give`} me the amount, as in "120 with ${rate}%".`,
+  pickQuestion: (id) => `Which date suits you for ${id}?`,
+  picked: (day, tool, id) => `You picked ${day}: ${tool} now sets it for ${id}.`,
+  declinedWhy: (tools, request) =>
+    `${tools} did not run because its approval was declined, so nothing was changed. To have it done after all, ask again ("${request}") and approve it.`,
   farewell: 'Thank you, you too. Goodbye!',
+  welcomeFarewell: (wished) => `You're welcome${wished ? ', and you too' : ''}. Goodbye!`,
   readOnly: (limit, length) => `(The offline model read the first ${limit.toLocaleString('en-US')} of your message's ${length.toLocaleString('en-US')} characters.)`,
   mainland: (country, zone, others) => `Reading "${country}" as its mainland time (${zone}); other parts of it keep another time (${others}).`,
   your: (record) => `your ${record}`,
@@ -490,24 +529,40 @@ const DE: Wording = {
   document: (name) => (name === undefined ? 'einem Dokument' : `dem Dokument ${name}`),
   welcome: 'Gern geschehen. Noch etwas?',
   noted: 'Gut. Noch etwas?',
+  thingsCount: (things, kinds, each) => `Das sind ${things} Stück${kinds > 1 ? ` in ${kinds} Sorten` : ''}: ${each}. Dafür brauchte ich kein Werkzeug.`,
+  checkedCount: (tool, checked, flagged, ids) =>
+    `${tool} hat ${checked} geprüft und ${flagged} markiert${ids === '' ? '' : ` (${ids})`}. Dafür brauchte ich kein Werkzeug.`,
   listCount: (count, ids) => `Die Liste zeigte ${count}${ids.length > 0 ? `: ${ids}` : ''}. Dafür brauchte ich kein Werkzeug.`,
   lookedUpCount: (count, ids, tools) =>
     `Das war eine Abfrage nach Nummer, keine Liste: Sie zeigte ${count} (${ids}, mit ${tools}), mehr wurde nicht gezählt. Dafür brauchte ich kein Werkzeug.`,
   mostCounted: (names, count, total, least) => `${names} ${least ? 'hat die wenigsten' : 'hat die meisten'}: ${count} von ${total}. Dafür brauchte ich kein Werkzeug.`,
-  aheadOf: (zone, minutes, offset) => `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(minutes, 'Stunde', 'Stunden', 'Minuten')} voraus`} (${offset})`,
-  timesApart: (each, base, offset) => `Gegenüber ${base} (${offset}): ${each}. Dafür brauchte ich kein Werkzeug.`,
+  aheadOf: (zone, minutes, offset) =>
+    `${zone} ist ${minutes === 0 ? 'gleich spät' : `${hoursOf(Math.abs(minutes), 'Stunde', 'Stunden', 'Minuten')} ${minutes < 0 ? 'zurück' : 'voraus'}`} (${offset})`,
+  againstUtc: (each) => `Gegenüber UTC: ${each}. Deine eigene Zeitzone kenne ich nicht, darum habe ich mit UTC verglichen. Dafür brauchte ich kein Werkzeug.`,
+  yourZone: (zone) => `deiner Zeitzone ${zone}`,
+  timesApart: (each, base, offset, shown) => `Gegenüber ${base} (${offset}): ${each}.${shown ? '' : ' Dafür brauchte ich kein Werkzeug.'}`,
   countsShown: (tool, total, _noun, parts) => `${tool} zählte insgesamt ${total}: ${parts}. Dafür brauchte ich kein Werkzeug.`,
   furthestBehind: (best, why, others, least) =>
     `${best} ist ${least ? 'am wenigsten' : 'am weitesten'} im Verzug (${why})${others === '' ? '' : `; ${others}`}. Dafür brauchte ich kein Werkzeug.`,
   daysLate: (days) => plural(days, 'Tag zu spät', 'Tage zu spät'),
   laterOf: (best, when, others, earlier, many) =>
     `${best} ist ${many ? (earlier ? 'am frühesten' : 'am spätesten') : earlier ? 'früher' : 'später'}: ${when}, gegenüber ${others}. Dafür brauchte ich kein Werkzeug.`,
+  higherOf: (best, amount, others, lower, many) =>
+    `Die Summe von ${best} ist ${many ? (lower ? 'am niedrigsten' : 'am höchsten') : lower ? 'niedriger' : 'höher'}: ${amount}, gegenüber ${others}. Dafür brauchte ich kein Werkzeug.`,
   sameWhen: (names, when) => `${names} zeigen dasselbe: ${when}. Dafür brauchte ich kein Werkzeug.`,
   totalShown: (tool, amount) => `${tool} zeigte eine Summe von ${amount}. Dafür brauchte ich kein Werkzeug.`,
   noNumberShown: (asked, tools, ids) =>
     `Was ${tools} für ${ids} zeigte, hat keine Zahl, mit der „${asked}“ rechnen könnte (es nennt einen Status und Daten). ` +
     'Nenne mir die Zahl, etwa „runde 3,14159 auf 2 Stellen“.',
+  noAmountShown: (asked, tools, ids, rate, maker) =>
+    `Was ${tools} für ${ids} zeigte, hat keinen Betrag, auf den „${asked}“ käme (es nennt einen Status und Daten). ` +
+    `${maker === undefined ? 'Nenne' : `${maker} zeigt eine Summe: Frag mich zuerst danach, oder nenne`} mir den Betrag, etwa „120 mit ${rate} %“.`,
+  pickQuestion: (id) => `Welches Datum passt dir für ${id}?`,
+  picked: (day, tool, id) => `Du hast ${day} gewählt: ${tool} setzt es jetzt für ${id}.`,
+  declinedWhy: (tools, request) =>
+    `${tools} lief nicht, weil die Freigabe abgelehnt wurde; es wurde also nichts geändert. Soll es doch geschehen, frag noch einmal („${request}“) und gib es frei.`,
   farewell: 'Danke, gleichfalls. Auf Wiedersehen!',
+  welcomeFarewell: (wished) => `Gern geschehen${wished ? ', gleichfalls' : ''}. Auf Wiedersehen!`,
   readOnly: (limit, length) => `(Das Offline-Modell hat die ersten ${limit.toLocaleString('de-DE')} der ${length.toLocaleString('de-DE')} Zeichen Ihrer Nachricht gelesen.)`,
   mainland: (country, zone, others) => `Ich lese „${country}“ als die Zeit des Festlands (${zone}); andere Landesteile haben eine andere Uhrzeit (${others}).`,
   your: (record) => `Ihre ${record}`,
@@ -533,6 +588,7 @@ const DE: Wording = {
     'deleting things': 'das Löschen',
     'notes on orders': 'Notizen zu Bestellungen',
     'changing a status': 'das Ändern eines Status',
+    'converting currencies': 'das Umrechnen von Währungen',
   },
   clockInstead: (place, tool) => ` Ich kann dir mit ${tool} die Ortszeit in ${place} sagen, wenn das hilft.`,
   listsNone: (every, thing, offers) => `Kein Werkzeug listet ${every ? 'jede' : 'alle'} ${thing} auf. Stattdessen habe ich: ${offers}.`,
@@ -624,24 +680,40 @@ const FR: Wording = {
   document: (name) => (name === undefined ? 'un document' : `le document ${name}`),
   welcome: 'Je vous en prie. Autre chose ?',
   noted: "D'accord. Autre chose ?",
+  thingsCount: (things, kinds, each) => `Cela fait ${things} articles en tout${kinds > 1 ? `, de ${kinds} sortes` : ''} : ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  checkedCount: (tool, checked, flagged, ids) =>
+    `${tool} en a vérifié ${checked} et en a signalé ${flagged}${ids === '' ? '' : ` (${ids})`}. Je n'ai eu besoin d'aucun outil pour cela.`,
   listCount: (count, ids) => `La liste en montrait ${count}${ids.length > 0 ? ` : ${ids}` : ''}. Je n'ai eu besoin d'aucun outil pour cela.`,
   lookedUpCount: (count, ids, tools) =>
     `C'était une recherche par identifiant, pas une liste : elle en montrait ${count} (${ids}, avec ${tools}), rien de plus n'a été compté. Je n'ai eu besoin d'aucun outil pour cela.`,
   mostCounted: (names, count, total, least) => `${names} ${least ? 'en a le moins' : 'en a le plus'} : ${count} sur ${total}. Je n'ai eu besoin d'aucun outil pour cela.`,
-  aheadOf: (zone, minutes, offset) => `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(minutes, 'heure', 'heures', 'minutes')} d'avance`} (${offset})`,
-  timesApart: (each, base, offset) => `Par rapport à ${base} (${offset}), ${each}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  aheadOf: (zone, minutes, offset) =>
+    `${zone} ${minutes === 0 ? 'a la même heure' : `a ${hoursOf(Math.abs(minutes), 'heure', 'heures', 'minutes')} ${minutes < 0 ? 'de retard' : "d'avance"}`} (${offset})`,
+  againstUtc: (each) => `Par rapport à UTC, ${each} : je ne connais pas votre fuseau horaire, j'ai donc comparé avec UTC. Je n'ai eu besoin d'aucun outil pour cela.`,
+  yourZone: (zone) => `votre fuseau horaire ${zone}`,
+  timesApart: (each, base, offset, shown) => `Par rapport à ${base} (${offset}), ${each}.${shown ? '' : " Je n'ai eu besoin d'aucun outil pour cela."}`,
   countsShown: (tool, total, _noun, parts) => `${tool} en comptait ${total} en tout : ${parts}. Je n'ai eu besoin d'aucun outil pour cela.`,
   furthestBehind: (best, why, others, least) =>
     `${best} a ${least ? 'le moins' : 'le plus'} de retard (${why})${others === '' ? '' : ` ; ${others}`}. Je n'ai eu besoin d'aucun outil pour cela.`,
   daysLate: (days) => plural(days, 'jour de retard', 'jours de retard'),
   laterOf: (best, when, others, earlier, many) =>
     `${best} est ${many ? 'le ' : ''}${earlier ? 'plus tôt' : 'plus tard'} : ${when}, contre ${others}. Je n'ai eu besoin d'aucun outil pour cela.`,
+  higherOf: (best, amount, others, lower, many) =>
+    `Le total de ${best} est ${many ? (lower ? 'le plus bas' : 'le plus élevé') : lower ? 'plus bas' : 'plus élevé'} : ${amount}, contre ${others}. Je n'ai eu besoin d'aucun outil pour cela.`,
   sameWhen: (names, when) => `${names} indiquent la même chose : ${when}. Je n'ai eu besoin d'aucun outil pour cela.`,
   totalShown: (tool, amount) => `${tool} indiquait un total de ${amount}. Je n'ai eu besoin d'aucun outil pour cela.`,
   noNumberShown: (asked, tools, ids) =>
     `Ce que ${tools} a montré pour ${ids} n'a aucun nombre sur lequel « ${asked} » pourrait porter (un statut et des dates). ` +
     'Donne-moi le nombre, par exemple « arrondis 3,14159 à 2 décimales ».',
+  noAmountShown: (asked, tools, ids, rate, maker) =>
+    `Ce que ${tools} a montré pour ${ids} n'a aucun montant auquel « ${asked} » pourrait s'appliquer (un statut et des dates). ` +
+    `${maker === undefined ? 'Donne' : `${maker} indique un total : demande-le-moi d'abord, ou donne`}-moi le montant, par exemple « 120 avec ${rate} % ».`,
+  pickQuestion: (id) => `Quelle date vous convient pour ${id} ?`,
+  picked: (day, tool, id) => `Vous avez choisi le ${day} : ${tool} l'applique maintenant à ${id}.`,
+  declinedWhy: (tools, request) =>
+    `${tools} n'a pas été exécuté car son approbation a été refusée : rien n'a été modifié. Pour le faire malgré tout, redemandez-le (« ${request} ») et approuvez-le.`,
   farewell: 'Merci, vous aussi. Au revoir !',
+  welcomeFarewell: (wished) => `Je vous en prie${wished ? ', vous aussi' : ''}. Au revoir !`,
   readOnly: (limit, length) => `(Le modèle hors ligne a lu les ${limit.toLocaleString('fr-FR')} premiers des ${length.toLocaleString('fr-FR')} caractères de votre message.)`,
   mainland: (country, zone, others) => `Je lis « ${country} » comme l'heure de la métropole (${zone}) ; d'autres parties du pays ont une autre heure (${others}).`,
   your: (record) => `votre ${record}`,
@@ -667,6 +739,7 @@ const FR: Wording = {
     'deleting things': 'la suppression',
     'notes on orders': 'les notes sur les commandes',
     'changing a status': 'le changement de statut',
+    'converting currencies': 'la conversion de devises',
   },
   clockInstead: (place, tool) => ` Je peux vous donner l'heure locale à ${place} avec ${tool}, si cela aide.`,
   listsNone: (every, thing, offers) => `Aucun outil ne liste ${every ? 'chaque' : "l'ensemble des"} ${thing}. À la place, je peux utiliser : ${offers}.`,
