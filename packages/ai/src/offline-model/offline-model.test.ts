@@ -33,6 +33,31 @@ function conversation(model: ReturnType<typeof createOfflineModel>, tools: ToolS
   };
 }
 
+/**
+ * A conversation of `texts` on `model` with `tools`, each turn but the last run to its end (three steps at most), the
+ * last one step: what the model says and calls on the last. A text `DENY` denies the last approval asked instead.
+ * `tools` as a function: a fresh set for each conversation (the cart tools keep their cart).
+ */
+function talker(model: ReturnType<typeof createOfflineModel>, toolSet: ToolSet | (() => ToolSet)) {
+  return async (...texts: string[]): Promise<{ text: string; calls: unknown[][] }> => {
+    const tools = typeof toolSet === 'function' ? toolSet() : toolSet;
+    const messages: ModelMessage[] = [];
+    let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
+    for (const [index, text] of texts.entries()) {
+      if (text === 'DENY') {
+        const parts = messages.flatMap((message) => (message.role === 'assistant' && Array.isArray(message.content) ? message.content : []));
+        const request = parts.filter((part) => part.type === 'tool-approval-request').at(-1);
+        if (request?.type !== 'tool-approval-request') throw new Error('no approval asked');
+        messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false }] });
+      } else messages.push({ role: 'user', content: text });
+      const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
+      messages.push(...result.responseMessages);
+      last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
+    }
+    return last;
+  };
+}
+
 function cartTools() {
   const cartOutput = z.object({ count: z.number() });
   return {
@@ -2744,18 +2769,7 @@ describe('createOfflineModel', () => {
     });
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const tools = { ...shopTools(), query_order: lookup, world_clock: clock, audit_orders: audit, calculate: calculator() };
-    /** A conversation of `texts`, each turn run to its end: what the model says and calls on the last. */
-    const talk = async (...texts: string[]) => {
-      const messages: ModelMessage[] = [];
-      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
-      for (const [index, text] of texts.entries()) {
-        messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
-        messages.push(...result.responseMessages);
-        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-      }
-      return last;
-    };
+    const talk = talker(model, tools);
     // The clocks of two turns: it read the browser's time zone (one clock in the message before).
     expect((await talk('time in Berlin', 'and in Kathmandu?', 'what is the time difference?')).text).toBe(
       'Against Europe/Berlin (UTC+01:00), Asia/Kathmandu is 4 hours 45 minutes ahead (UTC+05:45). No tool was needed for that.',
@@ -2791,17 +2805,7 @@ describe('createOfflineModel', () => {
   it('plays the demo\'s user: a list member after a question between, a rate taken off, the total again, "tokyo I mean", a city typed wrong', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
     const tools = { ...shopTools(), calculate: calculator() };
-    const talk = async (...texts: string[]) => {
-      const messages: ModelMessage[] = [];
-      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
-      for (const [index, text] of texts.entries()) {
-        messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
-        messages.push(...result.responseMessages);
-        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-      }
-      return last;
-    };
+    const talk = talker(model, tools);
     // The list of the turn before "combien ?" (it asked for an order id, a subject and a body); "those customers" alike.
     expect((await talk('montre-moi les commandes en retard', 'combien ?', 'écris au premier client pour nous excuser')).calls).toEqual([['query_order', { order_id: 'A-1012' }]]);
     expect((await talk('which orders are delayed?', 'thanks', 'where is the second one?')).calls).toEqual([['query_order', { order_id: 'A-1006' }]]);
@@ -2880,18 +2884,7 @@ describe('createOfflineModel', () => {
       execute: async ({ time_zone }) => ({ time_zone, local_date: '2026-11-20', local_time: '12:00:00', utc_offset: offsets[time_zone] ?? '+00:00' }),
     });
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
-    const talk = async (...texts: string[]) => {
-      const tools = { ...shopTools(), order_invoice: invoice, world_clock: clock, calculate: calculator() };
-      const messages: ModelMessage[] = [];
-      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
-      for (const [index, text] of texts.entries()) {
-        messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
-        messages.push(...result.responseMessages);
-        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-      }
-      return last;
-    };
+    const talk = talker(model, () => ({ ...shopTools(), order_invoice: invoice, world_clock: clock, calculate: calculator() }));
     // Thanks said in leaving are a goodbye (they got "Noch etwas?"); good wishes are wished back.
     expect(await talk('where is A-1002', 'danke, tschüss')).toEqual({ text: 'Gern geschehen. Auf Wiedersehen!', calls: [] });
     expect((await talk('merci, au revoir')).text).toBe('Je vous en prie. Au revoir !');
@@ -2995,23 +2988,7 @@ describe('createOfflineModel', () => {
       inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
       execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id]?.[0], delay_days: dates[order_id]?.[1] } }),
     });
-    const talk = async (...texts: string[]) => {
-      const tools = { ...shopTools(), query_order: lookup, cart_clear: { ...shopTools().cart_clear, needsApproval: true }, calculate: calculator() };
-      const messages: ModelMessage[] = [];
-      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
-      for (const [index, text] of texts.entries()) {
-        if (text === 'DENY') {
-          const parts = messages.flatMap((message) => (message.role === 'assistant' && Array.isArray(message.content) ? message.content : []));
-          const request = parts.filter((part) => part.type === 'tool-approval-request').at(-1);
-          if (request?.type !== 'tool-approval-request') throw new Error('no approval asked');
-          messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false }] });
-        } else messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
-        messages.push(...result.responseMessages);
-        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-      }
-      return last;
-    };
+    const talk = talker(model, () => ({ ...shopTools(), query_order: lookup, cart_clear: { ...shopTools().cart_clear, needsApproval: true }, calculate: calculator() }));
     // The count after a correction replaces the one before: it added 2 mugs, "no wait" and 3 mugs.
     expect((await talk('add 2 mugs, no wait, 3 mugs')).calls).toEqual([['cart_add', { name: 'mugs', quantity: 3 }]]);
     expect((await talk('add 2 mugs to my cart, sorry I meant 3')).calls).toEqual([['cart_add', { name: 'mugs', quantity: 3 }]]);
@@ -3043,18 +3020,7 @@ describe('createOfflineModel', () => {
 
   it('plays the demo\'s user: an example after a question, "see you", a feast "this year", the day before that day', async () => {
     const model = createOfflineModel({ now: () => new Date('2026-11-20T12:00:00Z') });
-    const talk = async (...texts: string[]) => {
-      const tools = { ...shopTools(), calculate: calculator() };
-      const messages: ModelMessage[] = [];
-      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
-      for (const [index, text] of texts.entries()) {
-        messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
-        messages.push(...result.responseMessages);
-        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-      }
-      return last;
-    };
+    const talk = talker(model, () => ({ ...shopTools(), calculate: calculator() }));
     // "like the 1st of december" after a question is its example, not a request of its own ("make" made the invoice).
     const earlier = ['update_delivery_date', { order_id: 'A-1002', new_date: '2026-12-01' }];
     expect((await talk('can you make A-1002 earlier? like the 1st of december')).calls).toEqual([earlier]);
@@ -3084,18 +3050,7 @@ describe('createOfflineModel', () => {
       inputSchema: z.object({ order_id: z.string().regex(/^A-\d{4}$/).describe('The order id, e.g. A-1001') }),
       execute: async ({ order_id }) => ({ found: true, order: { id: order_id, status: 'delayed', delivery_date: dates[order_id] ?? '2026-12-01' } }),
     });
-    const talk = async (...texts: string[]) => {
-      const tools = { ...shopTools(), query_order: lookup };
-      const messages: ModelMessage[] = [];
-      let last: { text: string; calls: unknown[][] } = { text: '', calls: [] };
-      for (const [index, text] of texts.entries()) {
-        messages.push({ role: 'user', content: text });
-        const result = await generateText({ model, tools, messages, stopWhen: isStepCount(index === texts.length - 1 ? 1 : 3) });
-        messages.push(...result.responseMessages);
-        last = { text: result.text, calls: result.toolCalls.map((call) => [call.toolName, call.input]) };
-      }
-      return last;
-    };
+    const talk = talker(model, () => ({ ...shopTools(), query_order: lookup }));
     // The user's words as the customer reads them ("their" → "your") are still the user's: the same mail to A-1006 (it
     // looked A-1006 up, taking the mail for words a result gave).
     const delayed = { order_id: 'A-1006', subject: 'Your order is delayed', body: 'your order is delayed' };
