@@ -20,7 +20,8 @@ export function offlineDelay(env: Env): number {
 
 /**
  * The model this Worker uses: OpenAI when OPENAI_API_KEY is set, else the offline model. A configuration that names no
- * model (`OPENAI_BASE_URL` without a key) is a {@link ConfigurationError}: `/api/*` answers 500 `not-configured`.
+ * model (`OPENAI_BASE_URL` without a key) is a {@link ConfigurationError}: chat, health and tools answer 500 `not-configured`
+ * (`/api/mcp` uses no model).
  * `now` is the offline model's clock for "tomorrow" or "next Monday": the tools' (`DemoDeps.now`), `new Date()` by default.
  */
 export function chooseModel(env: Env, now?: () => Date): ModelChoice {

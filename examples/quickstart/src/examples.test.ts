@@ -318,8 +318,14 @@ describe('the examples of the README and the guides', () => {
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ error: { code: 'ticket-invalid', message: expect.any(String), reason: 'mismatch', toolCallId } });
 
-    const done = await chunksOf(await post({ id: 'conv-1', messages: approved, mode: 'internal' }));
+    // The genuine one, with fetch's third argument as a Worker passes it (the example's in-memory record store writes
+    // at once, so nothing is left for waitUntil; a D1 store's writes go to it: apps/worker's chat-wait-until.test.ts).
+    const work: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (promise: Promise<unknown>) => void work.push(promise) };
+    const request = new Request('http://127.0.0.1/api/chat', { method: 'POST', body: JSON.stringify({ id: 'conv-1', messages: approved, mode: 'internal' }) });
+    const done = await chunksOf(await worker.fetch(request, env, ctx));
     expect(done).toContainEqual(expect.objectContaining({ type: 'tool-output-available', toolCallId, output: 'Cancelled A-1001' }));
+    await Promise.all(work);
   });
 
   it('the Worker example answers a request that is no conversation with a 400 that says why, not a thrown 500', async () => {

@@ -7,6 +7,10 @@ interface Env {
   readonly TICKET_SECRET: string;
   readonly OPENAI_API_KEY?: string;
 }
+// fetch's third argument (ExecutionContext): work that must finish after the client left.
+interface Ctx {
+  waitUntil(work: Promise<unknown>): void;
+}
 
 const cancelOrder = defineTool({
   name: 'cancel_order',
@@ -29,7 +33,7 @@ const agentFor = (env: Env) => {
 };
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request: Request, env: Env, ctx?: Ctx): Promise<Response> {
     // body = { id, messages, mode }, as useEdgeChat sends it; check it first (the demo answers a bad one with a 400)
     const body = (await request.json()) as { id: string; messages: unknown[]; mode: ExecutionMode };
     try {
@@ -38,6 +42,8 @@ export default {
         mode: body.mode,
         run: createRunContext({ conversationId: body.id }),
         signal: request.signal,
+        // an approved call's record is written even after the browser left (a Retry then reads it)
+        waitUntil: ctx && ((work) => ctx.waitUntil(work)),
       });
       return turn.toResponse(); // SSE in the AI SDK UI message protocol
     } catch (error) {
