@@ -816,12 +816,17 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
     return count.value;
   }
   const first = candidates[0];
-  if (first !== undefined && numericCount === 1) {
+  // "add a teapot for 20" to a cart that takes no price: 20 is what it costs, not how many (it added 20 teapots).
+  const priced = first !== undefined && isQuantity(property) && PRICE_BEFORE.test(text.slice(0, first.span.start));
+  if (first !== undefined && numericCount === 1 && !priced) {
     used.push(first.span);
     return first.value;
   }
   return undefined;
 }
+
+/** A word that puts a price before a number: "for", "at", "für", "zu", "je", "pour", "à", a currency sign. */
+const PRICE_BEFORE = /(?:\b(?:for|at|für|zu|je|pour)|(?<![a-z])à)\s+[€$£]?\s*$/i;
 
 /**
  * A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). Digits after a

@@ -2983,6 +2983,11 @@ describe('createOfflineModel', () => {
     expect(await added('leg eine Tasse für 8 rein')).toEqual([{ name: 'Tasse', price: 8 }]);
     expect(await added('ajoute une tasse à 8')).toEqual([{ name: 'tasse', price: 8 }]);
     expect(await added('add 2 mugs for 8')).toEqual([{ name: 'mugs', quantity: 2 }]);
+    // A cart that takes no price: the amount is no count (it added 20 teapots), after a thing added before too.
+    const talk = talker(model, shopTools);
+    expect((await talk('add a teapot for 20')).calls).toEqual([['cart_add', { name: 'teapot' }]]);
+    expect((await talk('add a mug', 'and a teapot for 20')).calls).toEqual([['cart_add', { name: 'teapot' }]]);
+    expect((await talk('Leg eine Teekanne für 20 rein')).calls).toEqual([['cart_add', { name: 'Teekanne' }]]);
   });
 
   it('adds "Leg 2 Bananen rein", "… dazu", "Füg 2 Bananen hinzu" as Bananen: the end of a German separable verb is no part of the thing', async () => {
