@@ -181,6 +181,9 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       ['show me the worst 5 delays', 'list_delayed_orders {"limit":5}'],
       ['top 2 orders delayed by more than 3 days', 'list_delayed_orders {"days_threshold":4,"limit":2}'],
       ['Any delayed orders?', 'list_delayed_orders {}'],
+      // How many are late is the list's count, not the audit's (it ran audit_orders: "running late" is in its description).
+      ['how many orders are late?', 'list_delayed_orders {}'],
+      ['wie viele Bestellungen sind zu spät?', 'list_delayed_orders {}'],
       ['delayed ordres', 'list_delayed_orders {}'],
       ['Welche Bestellungen sind verspätet?', 'list_delayed_orders {}'],
       ['Quelles commandes sont en retard ?', 'list_delayed_orders {}'],
@@ -241,6 +244,11 @@ describe('the offline model on the demo tools: prompt → tool(s)', { timeout: 3
       // A price is a value only cart_add takes: no "cart" is needed beside it.
       ['add 2 coffee beans for 12.50 each', 'cart_add {"price":12.5,"quantity":2,"name":"coffee beans"}'],
       ['buy 2 mugs at 3.50 EUR each', 'cart_add {"price":3.5,"quantity":2,"name":"mugs"}'],
+      // One thing's bare amount is its price; the end of a German separable verb is no part of the thing.
+      ['add a mug for 8', 'cart_add {"price":8,"name":"mug"}'],
+      ['Leg 2 Bananen rein', 'cart_add {"quantity":2,"name":"Bananen"}'],
+      ['Füg 2 Bananen hinzu', 'cart_add {"quantity":2,"name":"Bananen"}'],
+      ['time in tokio and londn', 'world_clock {"time_zone":"Asia/Tokyo"} | world_clock {"time_zone":"Europe/London"}'],
       ['add 5 EUR to A-1006', HELP],
       // A verb, a count and a thing, and nothing else named: a thing to add ("add 2 orders" is about orders).
       ['add 2 coffee beans', 'cart_add {"quantity":2,"name":"coffee beans"}'],

@@ -816,12 +816,17 @@ function findNumber(text: string, property: Property, used: Span[], numericCount
     return count.value;
   }
   const first = candidates[0];
-  if (first !== undefined && numericCount === 1) {
+  // "add a teapot for 20" to a cart that takes no price: 20 is what it costs, not how many (it added 20 teapots).
+  const priced = first !== undefined && isQuantity(property) && PRICE_BEFORE.test(text.slice(0, first.span.start));
+  if (first !== undefined && numericCount === 1 && !priced) {
     used.push(first.span);
     return first.value;
   }
   return undefined;
 }
+
+/** A word that puts a price before a number: "for", "at", "für", "zu", "je", "pour", "à", a currency sign. */
+const PRICE_BEFORE = /(?:\b(?:for|at|für|zu|je|pour)|(?<![a-z])à)\s+[€$£]?\s*$/i;
 
 /**
  * A count in digits or words ("3", "three"); "a"/"an" as one only before a unit ("more than a week"). Digits after a
@@ -844,6 +849,11 @@ const TOP_ONE =
   /\b(?:one|which|what|whats|welche[rs]?|laquelle|lequel|quel(?:le)?)\b(?:(?!\b(?:are|sind|sont)\b).)*?\b(?:worst|most\s+[a-z]+|latest|longest|oldest|biggest|largest|am\s+schlimmsten|schlimmste[nr]?|am\s+meisten\s+[a-zäöü]+|pire|plus\s+en\s+retard)(?:\s+(?:one|order|bestellung|commande))?\s*[?.!]*$/i;
 /** Names of an argument that caps how many results come back. */
 const LIMIT_NAMES = /^(limit|top|max_?results|max_?items|max_?count|first|n)$/i;
+
+/** Whether an argument caps how many results a list gives (`limit`, `top`, `max_results`). */
+export function isLimitName(name: string): boolean {
+  return LIMIT_NAMES.test(name);
+}
 /** A bound's count: as {@link COUNT_WORD}, or a fraction ("at least 2.5 days"), read whole for a whole-number bound. */
 const BOUND_COUNT = String.raw`(?<![-./:])\d{1,3}(?:\.\d+)?|${COUNT_WORD.slice(1, -1)}`;
 /**
@@ -909,10 +919,12 @@ const MONEY = String.raw`(\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)`;
 const CURRENCY = String.raw`(?:€|\$|£|eur(?:os?)?\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|chf\b)`;
 /**
  * A price: an amount with a currency ("€3", "12.50 EUR", "4 euros"), or one "each" or "per piece" ("for 12.50 each",
- * "at 3 apiece", "à 2 € pièce", "für 3 Euro das Stück").
+ * "at 3 apiece", "à 2 € pièce", "für 3 Euro das Stück"), or a bare amount ending the text after one thing ("add a mug
+ * for 8", "leg eine Tasse für 8 rein": one thing's price; "2 mugs for 8" may be both together, and stays unread).
  */
 const PRICE = new RegExp(
-  String.raw`(?:[€$£]\s*${MONEY}|${MONEY}\s*${CURRENCY}|\b(?:for|at|à|a|für|zu|je)\s+${MONEY}\s+(?:each|apiece|a\s+piece|per\s+(?:item|piece|unit)|pi[eè]ce|chacune?|das\s+st[uü]ck|pro\s+st[uü]ck)\b)`,
+  String.raw`(?:[€$£]\s*${MONEY}|${MONEY}\s*${CURRENCY}|\b(?:for|at|à|a|für|zu|je)\s+${MONEY}\s+(?:each|apiece|a\s+piece|per\s+(?:item|piece|unit)|pi[eè]ce|chacune?|das\s+st[uü]ck|pro\s+st[uü]ck)\b|` +
+    String.raw`(?<=\b(?:an?|one|ein(?:e[nm]?)?|une?)\s+[^\d\n,.;:!?]{1,40}\s)(?:for|at|für|zu|à|pour)\s+${MONEY}(?=(?:\s+(?:rein|dazu|hinzu|please|bitte))?\s*[.!]?\s*$))`,
   'gi',
 );
 
@@ -1128,9 +1140,12 @@ const COUNT_WORDS: Readonly<Record<string, number>> = {
 };
 const COUNT = String.raw`(\d{1,3}|${Object.keys(COUNT_WORDS).join('|')})\s*(?:x|×)?`;
 // German and French too: "Füge 2 Äpfel zum Warenkorb hinzu", "Ajoute 2 pommes au panier", "Leg 3 Tassen in den Warenkorb".
-const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab|f[üu]ge|leg[e]?|gib|pack|kaufe?|ajoute[rz]?|mets|mettre|ach[eè]te';
-/** Words that end an item phrase: where it goes (`to my cart`, `zum Warenkorb`, `au panier`), a price (`for 5 EUR`), politeness. */
-const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then|zum|zur|ins|den|dem|für|bitte|und|hinzu|au|aux|dans|à|sur|pour|et';
+const ITEM_VERBS = 'add|put|place|insert|include|buy|purchase|order|get|grab|f[üu]ge?|leg[e]?|gib|pack|kaufe?|ajoute[rz]?|mets|mettre|ach[eè]te';
+/**
+ * Words that end an item phrase: where it goes (`to my cart`, `zum Warenkorb`, `au panier`), a price (`for 5 EUR`), politeness,
+ * the end of a German separable verb (`Leg 2 Bananen rein`, `… dazu`, `… hinzu`).
+ */
+const ITEM_STOP = 'to|into|in|inside|on|onto|at|for|from|with|please|each|and|then|zum|zur|ins|den|dem|für|bitte|und|hinzu|dazu|rein|hinein|herein|au|aux|dans|à|sur|pour|et';
 /** The end of a word, accented letters included (`\b` after "à" finds none). */
 const END = String.raw`(?![A-Za-z\u00C0-\u024F])`;
 const ITEM_PHRASE = new RegExp(
@@ -1150,7 +1165,7 @@ const PLACEHOLDERS = /^(something|anything|it|that|this|them|those|these|stuff|t
 const MEASURES = /^(?:(?:days?|weeks?|months?|years?|hours?|minutes?|seconds?|percent|per\s*cent|points?|euros?|eur|dollars?|usd|cents?|tage?|wochen?|jours?|semaines?)\b|%)/i;
 
 /** An adding verb and "a", "an", "ein(e)", "un(e)": one thing, as a count of 1 says. */
-const ONE_ADDED = /^(?:add|buy|purchase|put|f[üu]ge|leg[e]?|kaufe?|ajoute[rz]?|mets|ach[eè]te)\s+(?:(?:me|us|mir|uns|moi|nous)\s+)?(?:an?|ein(?:e[nm]?)?|une?)\s/i;
+const ONE_ADDED = /^(?:add|buy|purchase|put|f[üu]ge?|leg[e]?|kaufe?|ajoute[rz]?|mets|ach[eè]te)\s+(?:(?:me|us|mir|uns|moi|nous)\s+)?(?:an?|ein(?:e[nm]?)?|une?)\s/i;
 /** What is added to something other than a cart, or is not a thing at all: "a discount", "a note", "a reminder". */
 const NOT_GOODS = /^(?:discount|rebate|coupon|voucher|note|comment|remark|reminder|tag|label|task|user|customer|order|delivery|e-?mail|mail|message|rabatt|notiz|kommentar|remise|commentaire)s?$/i;
 
@@ -1174,7 +1189,7 @@ export function addsCountedItem(text: string, schema: unknown): boolean {
   const request = text
     .trim()
     .replace(/^(?:please|pls|kindly|(?:can|could|would)\s+(?:you|u)(?:\s+please)?)\s+/i, '')
-    .replace(/(?:\s+(?:please|bitte|hinzu))*\s*[.!]*$/i, '')
+    .replace(/(?:\s+(?:please|bitte|hinzu|dazu|rein|hinein|herein))*\s*[.!]*$/i, '')
     .replace(PRICE_TAIL, '');
   const match = new RegExp(ITEM_PHRASE.source, 'di').exec(request);
   const item = match === null ? undefined : toItemPhrase(match, 0, []);

@@ -97,7 +97,9 @@ const SYNONYM_SOURCE: Readonly<Record<string, readonly string[]>> = {
   warenkorb: ['cart'],
   panier: ['cart'],
   fuge: ['add'],
+  fug: ['add'],
   hinzu: ['add'],
+  dazu: ['add'],
   lege: ['add'],
   ajoute: ['add'],
   mets: ['add'],
@@ -578,10 +580,13 @@ export function countingTool(text: string, tools: readonly OfflineToolInfo[]): O
   const counts = about.filter((tool) => extractArguments('', tool.inputSchema).missing.length === 0);
   const counter = counts.find((tool) => /\bcounts\b/i.test(tool.description ?? '')) ?? counts.find((tool) => /\bhow many\b/i.test(tool.description ?? ''));
   // What else is said is what the counts are by ("how many orders are shipped": a status its description names), and
-  // no other tool's name says it ("delayed" of `list_delayed_orders` is that list's).
+  // no other tool's name says it, nor a word of the same meaning ("delayed", and "late" for it, of `list_delayed_orders`
+  // are that list's: "how many orders are late?" ran the audit, which counts what it checked).
   const by = counter === undefined ? [] : contentWords(counter.description ?? '');
   const others = about.filter((tool) => tool !== counter).flatMap(nameStems);
-  const fits = rest.flatMap((other) => contentWords(other)).every((other) => by.some((known) => sameWord(other, known)) && !others.some((name) => sameWord(other, name)));
+  const fits = rest
+    .flatMap((other) => contentWords(other))
+    .every((other) => by.some((known) => sameWord(other, known)) && !expand([other], false).some((word) => others.some((name) => sameWord(word, name))));
   return fits ? counter : undefined;
 }
 

@@ -2975,9 +2975,30 @@ describe('createOfflineModel', () => {
     expect((await conversation(model, cart())('add 2 coffee beans at 4.50 each', 'and a mug for 8 euros')).calls).toEqual([['cart_add', { name: 'mug', price: 8 }]]);
     expect((await conversation(model, cart())('Leg 2 Tassen für 3 Euro in den Warenkorb', 'und eine Teekanne für 20 Euro')).calls).toEqual([['cart_add', { name: 'Teekanne', price: 20 }]]);
     expect((await conversation(model, cart())('ajoute 2 baguettes à 1,20 €', 'et un croissant à 1 €')).calls).toEqual([['cart_add', { name: 'croissant', price: 1 }]]);
-    // A price with no currency is no price read, but the thing is still added (it got the help text).
-    const alone = await generateText({ model, tools: cart(), prompt: 'add a mug for 8', stopWhen: isStepCount(1) });
-    expect(alone.toolCalls.map((call) => call.input)).toEqual([{ name: 'mug' }]);
+    // A bare amount ending the text is one thing's price (it got the help text, then dropped the price); after a count
+    // of more than one it may be the price of all of them together, and is not read.
+    const added = async (prompt: string) =>
+      (await generateText({ model, tools: cart(), prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => call.input);
+    expect(await added('add a mug for 8')).toEqual([{ name: 'mug', price: 8 }]);
+    expect(await added('leg eine Tasse für 8 rein')).toEqual([{ name: 'Tasse', price: 8 }]);
+    expect(await added('ajoute une tasse à 8')).toEqual([{ name: 'tasse', price: 8 }]);
+    expect(await added('add 2 mugs for 8')).toEqual([{ name: 'mugs', quantity: 2 }]);
+    // A cart that takes no price: the amount is no count (it added 20 teapots), after a thing added before too.
+    const talk = talker(model, shopTools);
+    expect((await talk('add a teapot for 20')).calls).toEqual([['cart_add', { name: 'teapot' }]]);
+    expect((await talk('add a mug', 'and a teapot for 20')).calls).toEqual([['cart_add', { name: 'teapot' }]]);
+    expect((await talk('Leg eine Teekanne für 20 rein')).calls).toEqual([['cart_add', { name: 'Teekanne' }]]);
+  });
+
+  it('adds "Leg 2 Bananen rein", "… dazu", "Füg 2 Bananen hinzu" as Bananen: the end of a German separable verb is no part of the thing', async () => {
+    const model = createOfflineModel();
+    const added = async (prompt: string) =>
+      (await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => [call.toolName, call.input]);
+    // It added "Bananen rein" and "Bananen dazu", and "Füg …" (no e) got the help text.
+    for (const prompt of ['Leg 2 Bananen rein', 'Leg 2 Bananen dazu', 'Füg 2 Bananen hinzu', 'Pack 2 Bananen dazu']) {
+      expect(await added(prompt), prompt).toEqual([['cart_add', { name: 'Bananen', quantity: 2 }]]);
+    }
+    expect(await added('Füg eine Teekanne hinzu')).toEqual([['cart_add', { name: 'Teekanne' }]]);
   });
 
   it('plays the demo\'s user: a count corrected, "which is worse?", a sum in dollars, "keep it then" and "why not?" after a denial', async () => {
@@ -3137,6 +3158,45 @@ describe('createOfflineModel', () => {
     expect((await pick('pick a delivery date for A-1003', undefined)).move).toBeUndefined();
     expect((await pick('pick a delivery date for A-1003, maybe friday', '2026-12-01')).move).toEqual({ order_id: 'A-1003', new_date: '2026-11-27' });
     expect((await pick('Pick a date for me', '2026-12-01')).calls[0]).toEqual([['pick_date', { question: 'Pick date' }]]);
+  });
+
+  it('counts "how many orders are late?" with the list of late orders, not the audit (which counts what it checked)', async () => {
+    const model = createOfflineModel();
+    const audit = tool({ description: AUDIT_DESCRIPTION, inputSchema: z.object({}), execute: async () => ({ checked: 10, flagged: [] }) });
+    const calls = async (prompt: string) =>
+      (await generateText({ model, tools: { ...shopTools(), audit_orders: audit }, prompt, stopWhen: isStepCount(1) })).toolCalls.map((call) => call.toolName);
+    // It ran the audit: "late" is the list's word as "delayed" is (its name), not only the audit's ("running late").
+    for (const prompt of ['how many orders are late?', 'wie viele Bestellungen sind zu spät?', 'combien de commandes sont en retard ?', 'how many orders are delayed?']) {
+      expect(await calls(prompt), prompt).toEqual(['list_delayed_orders']);
+    }
+    expect(await calls('how many orders were checked?')).toEqual(['audit_orders']);
+  });
+
+  it('reads a city typed with a slip beside a known one ("time in tokio and londn") as that city, and says so', async () => {
+    const model = createOfflineModel();
+    const clocks = async (prompt: string) => {
+      const result = await generateText({ model, tools: shopTools(), prompt, stopWhen: isStepCount(1) });
+      return { text: result.text, zones: result.toolCalls.map((call) => (call.input as { time_zone: string }).time_zone) };
+    };
+    // It read Tokyo alone and said it did not do "londn".
+    expect(await clocks('time in tokio and londn')).toEqual({ text: 'Reading "londn" as London.', zones: ['Asia/Tokyo', 'Europe/London'] });
+    expect(await clocks('what time is it in new yrok and tokyo?')).toEqual({ text: 'Reading "new yrok" as New York.', zones: ['America/New_York', 'Asia/Tokyo'] });
+    expect(await clocks('Uhrzeit in Berln und Tokio')).toEqual({ text: 'Ich lese „Berln“ als Berlin.', zones: ['Europe/Berlin', 'Asia/Tokyo'] });
+    expect(await clocks('heure à Tokyo et à Pariss')).toEqual({ text: 'Je lis « Pariss » comme Paris.', zones: ['Asia/Tokyo', 'Europe/Paris'] });
+    expect((await clocks('time in tokyo, paris and sydeny')).zones).toEqual(['Asia/Tokyo', 'Europe/Paris', 'Australia/Sydney']);
+  });
+
+  it('lists one more for "and the third?" after "top 2 delayed orders" ("und die dritte?", "et la troisième ?", "and the next one?")', async () => {
+    const model = createOfflineModel();
+    const talk = talker(model, shopTools);
+    // It got the help text: the third was not in the list shown.
+    const third = await talk('top 2 delayed orders', 'and the third?');
+    expect(third).toEqual({ text: 'As before with list_delayed_orders, now with limit 3.', calls: [['list_delayed_orders', { limit: 3 }]] });
+    for (const then of ['und die dritte?', 'et la troisième ?', 'and the next one?', 'what about the third one?']) {
+      expect((await talk('top 2 delayed orders', then)).calls, then).toEqual([['list_delayed_orders', { limit: 3 }]]);
+    }
+    // A list shown whole has its third: that one is read (A-1002), as before.
+    expect((await talk('show the delayed orders', 'and the third?')).calls).toEqual([['query_order', { order_id: 'A-1002' }]]);
   });
 
   it('rejects a non-streamed call when aborted during its delay', async () => {

@@ -15,6 +15,7 @@ import {
   idArgument,
   idLikeWords,
   isDateArgument,
+  isLimitName,
   isMessageArgument,
   itemArgument,
   phrasedNumbers,
@@ -153,6 +154,15 @@ function planWholeReply(options: LanguageModelV4CallOptions, plan: WholePlan): O
     const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, thatDay.text) }, plan);
     if (ruleInput.toolResults.length > 0) return reply;
     const note = wordingOf(userText).referred(thatDay.phrase, thatDay.date);
+    return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
+  }
+  // "time in tokio and londn": a city typed with a slip beside one that is known is read as the city it nearly is, and
+  // said so (it read Tokyo alone, and said it did not do "londn").
+  const listed = ruleInput.toolResults.length > 0 ? undefined : slippedListedCity(userText);
+  if (listed !== undefined) {
+    const reply = planWholeReply({ ...options, prompt: withLastUserText(options.prompt, listed.text) }, { ...plan, language: plan.language ?? spoken });
+    if (reply.type !== 'tool-calls') return reply;
+    const note = wordingOf(userText).placeReadAs(listed.typed, listed.city);
     return { ...reply, text: reply.text === undefined ? note : `${note} ${reply.text}` };
   }
   // "and A-1002?" after "send the invoice for A-1003 to the customer": that whole request again, for A-1002 (each step).
@@ -1728,6 +1738,30 @@ function userTextAtLast(prompt: LanguageModelV4Prompt): string {
 }
 
 /** The prompt with the text of its last user message replaced. */
+/** A place of a list or a pair of places ("in", "between", "and", a comma, in English, German and French before it). */
+const LISTED_PLACE = /(?:\b(?:in|between|and|und|zwischen|et|entre)|,)\s+(?:(?:in|at|a|au|en)\s+)?([a-z][a-z'-]*)(?=(?:\s+([a-z][a-z'-]*))?)/g;
+
+/**
+ * A text that names a known place and one typed with a slip ("time in tokio and londn", "zwischen Berln und Tokio"):
+ * the text with the slip replaced by the city it nearly is, what was typed and that city. `undefined` when it names no
+ * known place (the clock's own reading says so of a place alone) or none is typed with a slip.
+ */
+function slippedListedCity(text: string): { readonly text: string; readonly typed: string; readonly city: string } | undefined {
+  if (findTimeZones(text).length === 0) return undefined;
+  const folded = fold(text);
+  for (const match of folded.matchAll(LISTED_PLACE)) {
+    const [, first = '', second] = match;
+    const start = match.index + match[0].length - first.length;
+    for (const place of second === undefined ? [first] : [`${first} ${second}`, first]) {
+      const near = findTimeZones(place).length > 0 ? undefined : nearCity(place);
+      if (near === undefined) continue;
+      const typed = text.slice(start, start + place.length);
+      return { text: `${text.slice(0, start)}${near.city}${text.slice(start + place.length)}`, typed, city: near.city };
+    }
+  }
+  return undefined;
+}
+
 function withLastUserText(prompt: LanguageModelV4Prompt, text: string): LanguageModelV4Prompt {
   const index = lastIndexOfRole(prompt, 'user');
   return prompt.map((message, i) => (i === index ? { role: 'user', content: [{ type: 'text', text }] } : message));
@@ -1744,12 +1778,32 @@ function listAgain(prompt: LanguageModelV4Prompt, text: string, tools: readonly 
   const tool = last === undefined ? undefined : tools.find((candidate) => candidate.name === last.toolName);
   if (last === undefined || tool === undefined || typeof last.input !== 'object' || last.input === null) return undefined;
   const picked = pickTool(text, tools);
-  const bounds = Object.entries(phrasedNumbers(text, tool.inputSchema));
+  const bounds = Object.entries({ ...phrasedNumbers(text, tool.inputSchema), ...nextMemberBound(text, last.input as Record<string, unknown>) });
   // "and by more than 3 days?" goes on from the list whatever tool "days" scores for (it read the browser's time zone).
   const goesOn = /^(?:and|what\s+about|how\s+about|und|et)\b/.test(fold(text).trim());
   if ((picked !== undefined && picked !== tool && !goesOn) || bounds.length === 0) return undefined;
   const input = { ...(last.input as Record<string, unknown>), ...Object.fromEntries(bounds) };
   return { call: { toolName: tool.name, input }, values: bounds.map(([name, value]) => `${humanize(name)} ${String(value)}`) };
+}
+
+/** A member of a list by its place alone, going on from it: "and the third?", "und die dritte?", "et la troisième ?" (folded). */
+const NEXT_MEMBER =
+  /^(?:(?:and|what\s+about|und|et)\s+)?(?:the|die|der|den|das|le|la)\s+(third|fourth|fifth|next|dritte|vierte|funfte|nachste|troisieme|quatrieme|cinquieme|suivante?)(?:\s+(?:one|order|bestellung|commande))?\s*[?.!]*$/;
+const MEMBER_PLACES: Readonly<Record<string, number>> = {
+  third: 3, fourth: 4, fifth: 5, dritte: 3, vierte: 4, funfte: 5, troisieme: 3, quatrieme: 4, cinquieme: 5,
+};
+
+/**
+ * A cap raised to a list member past it ("and the third?" after "top 2 delayed orders": a cap of 3; "and the next
+ * one?": one more), when the call before capped its list below that place. It got the help text.
+ */
+function nextMemberBound(text: string, input: Record<string, unknown>): Record<string, number> {
+  const place = NEXT_MEMBER.exec(fold(text).trim())?.[1];
+  const name = Object.keys(input).find(isLimitName);
+  const cap = name === undefined ? undefined : input[name];
+  if (place === undefined || name === undefined || typeof cap !== 'number') return {};
+  const wanted = MEMBER_PLACES[place] ?? cap + 1;
+  return wanted > cap ? { [name]: wanted } : {};
 }
 
 /**
@@ -2089,7 +2143,7 @@ function partialRequests(text: string, tools: readonly ToolInfo[], wording: Word
 const ACTION = /^\s*(?!(?:a|an|one|some|the|ein|eine|einen|un|une|des|le|la|les)\b)[a-z\u00C0-\u024F]+\s+(?:a|an|the|my|our|some|ein|eine|einen|den|die|das|un|une|le|la|les|mon|ma|mes)\s+\S/i;
 
 /** An adding verb at the start of a request: what follows it is the first thing of a list, not an action's object. */
-const ADDS = /^\s*(?:please\s+)?(?:add|buy|purchase|put|f[üu]ge|leg[e]?|kaufe?|ajoute[rz]?|mets|ach[eè]te)\s/i;
+const ADDS = /^\s*(?:please\s+)?(?:add|buy|purchase|put|f[üu]ge?|leg[e]?|kaufe?|ajoute[rz]?|mets|ach[eè]te)\s/i;
 
 /** A part of a message as read: its request (a list's members taken together) and, when it names a tool, that read. */
 type ReadPart = { readonly request: MessageRequest; readonly read?: RequestRead | undefined };
