@@ -945,10 +945,6 @@ function describeCall(call: unknown): { toolName: string; callId: string } {
   return { toolName: text(c.name), callId: text(c.id) };
 }
 
-/**
- * The tool of a chain with a layer that may give up on it (a time limit): run with the signal, input and attempt it
- * starts with, which stay its own when that layer ends the call and the layers outside get theirs back.
- */
 /** Tells `ExecuteOptions.onLaunch` that a call's chain starts; a listener that throws changes nothing. */
 function launched(onLaunch: () => void): void {
   try {
@@ -958,6 +954,10 @@ function launched(onLaunch: () => void): void {
   }
 }
 
+/**
+ * The tool of a chain with a layer that may give up on it (a time limit): run with the signal, input and attempt it
+ * starts with, which stay its own when that layer ends the call and the layers outside get theirs back.
+ */
 function runToolApart(ctx: CallContext): Promise<ToolOutcome> | ToolOutcome {
   return runTool(new AttemptContext(ctx));
 }
