@@ -31,7 +31,7 @@ import { isOfflineModel } from '../offline-model/index.ts';
 import { toAISDKTools, toolApprovalFor } from './ai-tools.ts';
 import { checkFileUrlPolicy, checkFileUrls, type FileUrlPolicy } from './file-urls.ts';
 import { ageToolFiles, takesToolDocuments, takesToolImages } from './tool-output.ts';
-import { type CallResultStore, callResultKey, createMemoryCallResultStore, NOT_STARTED_RECORD } from './call-results.ts';
+import { type CallResultStore, callResultKey, createMemoryCallResultStore, NOT_STARTED_RECORD, type RecordedCallResult } from './call-results.ts';
 import { repairToolCallFor } from './invalid-calls.ts';
 import { withMaskedClientResults } from './masked-results.ts';
 import { ModelReplyError, modelReplyError } from './model-reply-error.ts';
@@ -725,16 +725,6 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     const mode = request.mode ?? 'internal';
     if (mode !== 'internal' && mode !== 'manual') throw new ToolError('invalid-input', `Unknown mode ${JSON.stringify(mode)}: use "internal" or "manual".`);
     const run = request.run as RunContext;
-    // A record's write, handed to the caller's `waitUntil` too (it outlives a client that left); its failure is the
-    // call's own to report (`onRememberError`), so the copy handed on never rejects.
-    const kept = (write: Promise<void> | void): Promise<void> | void => {
-      try {
-        if (write !== undefined) request.waitUntil?.(Promise.resolve(write).catch(() => undefined));
-      } catch {
-        // A `waitUntil` that throws (called once its request is over) changes nothing: the write goes on as it would.
-      }
-      return write;
-    };
     const validation = await safeValidateUIMessages<EdgetoolUIMessage>({ messages: toUIMessages(request.messages) });
     if (!validation.success) {
       // The validator quotes the offending value, which can be the whole conversation: keep the start of it.
@@ -758,6 +748,18 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     // Kept under the call's approval ticket too: a regenerated call with the id of the call it replaced reads no record.
     const recordKey = (toolCallId: string, ticket: string) => callResultKey({ tickets, conversationId: run.conversationId, toolCallId, ticket });
     const recorded = (toolCallId: string, ticket: string) => callResults.get(recordKey(toolCallId, ticket));
+    // The record of an approved call that this request ran or gave up on, under its ticket, for the seal's lifetime.
+    // Its write is handed to the caller's `waitUntil` too (it outlives a client that left); its failure is the call's own
+    // to report (`onRememberError`), so the copy handed on never rejects.
+    const keep = (r: ToolCallResult, record: RecordedCallResult): Promise<void> | void => {
+      const write = callResults.put(recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''), record, Date.now() + sealTtlMs);
+      try {
+        if (write !== undefined) request.waitUntil?.(Promise.resolve(write).catch(() => undefined));
+      } catch {
+        // A `waitUntil` that throws (called once its request is over) changes nothing: the write goes on as it would.
+      }
+      return write;
+    };
     const results = new Map<string, ToolCallResult>();
     // Counted as the turn runs, for the agent calls it makes: their inner turns stop at what it has left.
     const meter = openTokenMeter(run, budget, results);
@@ -849,16 +851,12 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       // A store that fails is the server's failure, reported as the turn's other ones are (the call's result goes on).
       onRememberError: recordFailed,
       // A call marked started, then given up on before its chain started: the same continuation sent again runs it.
-      notStarted: (r) => kept(callResults.put(recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''), NOT_STARTED_RECORD, Date.now() + sealTtlMs)),
+      notStarted: (r) => keep(r, NOT_STARTED_RECORD),
       remember: (r) =>
-        kept(callResults.put(
-          recordKey(r.call.id, approvalTickets.get(r.call.id) ?? ''),
-          {
-            ...(r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }),
-            ...(ranWith.has(r.call.id) ? { input: ranWith.get(r.call.id) } : {}),
-          },
-          Date.now() + sealTtlMs,
-        )),
+        keep(r, {
+          ...(r.outcome.type === 'success' ? { output: r.outcome.output } : { errorText: r.content }),
+          ...(ranWith.has(r.call.id) ? { input: ranWith.get(r.call.id) } : {}),
+        }),
       onResult: (r) => {
         results.set(r.call.id, r);
         const sub = takeSubCalls(run, r.call.id);

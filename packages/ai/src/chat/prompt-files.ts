@@ -18,13 +18,7 @@ import {
   PDF_PAGE_TOKEN_ESTIMATE,
   pdfMarks,
 } from './file-tokens.ts';
-
-/** What one model call sends, as the estimate reads it (`PromptToEstimate`). */
-interface Prompt {
-  readonly instructions: string | undefined;
-  readonly messages: readonly ModelMessage[];
-  readonly tools: readonly { readonly name: string; readonly description: string | undefined; readonly inputSchema: unknown }[];
-}
+import type { PromptToEstimate } from './prompt-estimate.ts';
 
 /** What a turn has counted of its prompt's files: each image's and PDF's tokens, by its message part. */
 export interface PromptFiles {
@@ -56,7 +50,7 @@ const OVERHEAD_TOKENS = 8;
  * `estimateInputTokens`, with the file counts of `files` where it has them (and kept there when it counts a file):
  * the UTF-8 bytes of the texts / 4, 8 tokens a message and a tool, and each image's and PDF's tokens.
  */
-export function estimatePrompt(prompt: Prompt, files: PromptFiles | undefined): number {
+export function estimatePrompt(prompt: PromptToEstimate, files: PromptFiles | undefined): number {
   let tokens = 0;
   let bytes = prompt.instructions === undefined ? 0 : utf8Bytes(prompt.instructions);
   for (const message of prompt.messages) {

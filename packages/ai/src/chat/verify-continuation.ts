@@ -595,36 +595,28 @@ async function unfinishedCall(
   const result = recorded === undefined || check.ticket === undefined ? undefined : await recorded(part.toolCallId, check.ticket);
   // Given up on before it started: the same continuation sent late would run it on its second mark, so that mark is
   // taken here, and then it never runs (the model reads so). Taken by another request: that one runs it, or ran it.
-  if (isNotStartedRecord(result) && check.ticket !== undefined) return (await claimRerun(tickets, check.ticket)) ? { read: 'result', result: NOT_STARTED_RECORD } : { read: 'unknown' };
+  if (isNotStartedRecord(result) && check.ticket !== undefined) return (await takeMark(tickets, check.ticket, 'rerun')) ? { read: 'result', result: NOT_STARTED_RECORD } : { read: 'unknown' };
   if (result !== undefined) return { read: 'result', result };
   const verdict = await tickets.safeVerify(check.ticket, check.subject as TicketSubject, check.decision === undefined ? {} : { decision: check.decision });
   // An approval the user went on from never runs: its "started" mark is taken too, so that the same continuation sent
   // late (which its ticket's kept decision confirms) finds the call started and does not run it (see the chat loop).
-  if (approved && check.ticket !== undefined) await markStarted(tickets, check.ticket);
+  if (approved && check.ticket !== undefined) await takeMark(tickets, check.ticket, 'started');
   if (!verdict.ok && verdict.error.reason === 'conflict') return { read: 'conflict' };
   const confirmed = verdict.ok || verdict.error.sameDecision === true;
   return !approved && confirmed ? { read: 'denied' } : { read: 'unknown' };
 }
 
 /**
- * Takes the "rerun" mark of an approval's ticket whose call was given up on before it started: `true` when this request
- * took it, or no request can (a signer without marks, an expired ticket), so the call never runs; `false` when another did.
+ * Takes `mark` of an approval's ticket (`claimMark`): `true` when this request took it, or no request can (a signer
+ * without marks, an expired ticket: it needs none), `false` when another request did. "started" for an approval the user
+ * went on from; "rerun" for one whose call was given up on before it started: either way the call never runs later.
  */
-async function claimRerun(tickets: TicketSigner, ticket: string): Promise<boolean> {
+async function takeMark(tickets: TicketSigner, ticket: string, mark: 'started' | 'rerun'): Promise<boolean> {
   try {
-    return (await tickets.claimMark?.(ticket, 'rerun')) ?? true;
+    return (await tickets.claimMark?.(ticket, mark)) ?? true;
   } catch (error) {
     if (!TicketError.isInstance(error)) throw error;
     return true;
-  }
-}
-
-/** Takes the "started" mark of an approval's ticket (`claimMark`), if not taken: one that has expired needs none. */
-async function markStarted(tickets: TicketSigner, ticket: string): Promise<void> {
-  try {
-    await tickets.claimMark?.(ticket, 'started');
-  } catch (error) {
-    if (!TicketError.isInstance(error)) throw error;
   }
 }
 
