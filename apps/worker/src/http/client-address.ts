@@ -57,8 +57,9 @@ function ipv6Groups(text: string): number[] | undefined {
  * cannot pick it; see {@link clientAddressHeader}): an IPv4 address as it is, an IPv6 address as its /64 (one
  * subscriber's network: a client there picks any address of it for free; an IPv4-mapped one as the IPv4 address), and
  * {@link LOCAL_CLIENT} without the header or with a value that is no address (`wrangler dev` and the tests may send
- * none); a port after the address (`ip:port`, `[ipv6]:port`) is left out. Of a list (`X-Forwarded-For: client, proxy`) the last entry is read: the one the proxy in front of the Worker
- * added; those before it are the client's to write.
+ * none); a port after the address (`ip:port`, `[ipv6]:port`) is left out. Of a list (`X-Forwarded-For: client,
+ * proxy`) the last entry is read: the one the proxy in front of the Worker added; those before it are the client's to
+ * write.
  */
 export function clientAddress(request: Pick<Request, 'headers'>, header: string = DEFAULT_CLIENT_ADDRESS_HEADER): string {
   const list = request.headers.get(header) ?? '';
